@@ -1,0 +1,50 @@
+// Timing device work with CUDA events: one warm-up, then the median of `repeat` timed runs.
+#pragma once
+#include <cuda_runtime_api.h>
+#include <algorithm>
+#include <vector>
+#include "parascan/error.hpp"
+
+namespace parascan::app {
+
+class event_pair {
+ public:
+  event_pair() {
+    PARASCAN_CUDA_CHECK(cudaEventCreate(&start_));
+    PARASCAN_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~event_pair() {
+    (void)cudaEventDestroy(start_);
+    (void)cudaEventDestroy(stop_);
+  }
+  event_pair(const event_pair&) = delete;
+  event_pair& operator=(const event_pair&) = delete;
+  /// Milliseconds taken by the device work `f` enqueues on `stream`.
+  template <class F>
+  double time_ms(F&& f, cudaStream_t stream = 0) {
+    PARASCAN_CUDA_CHECK(cudaEventRecord(start_, stream));
+    f();
+    PARASCAN_CUDA_CHECK(cudaEventRecord(stop_, stream));
+    PARASCAN_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    PARASCAN_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+
+/// Median time of f over `repeat` runs after one untimed warm-up run.
+template <class F>
+double median_ms(int repeat, F&& f, cudaStream_t stream = 0) {
+  event_pair ev;
+  f();
+  PARASCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<double> t;
+  for (int i = 0; i < repeat; ++i) t.push_back(ev.time_ms(f, stream));
+  std::sort(t.begin(), t.end());
+  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+}
+
+}  // namespace parascan::app

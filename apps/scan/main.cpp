@@ -1,0 +1,213 @@
+// scan: prefix sums (and min/max/product/bitwise scans) of an array file or generated data on the GPU,
+// timed beside CUB in the same run, optionally validated against CUB and a CPU reference.
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include "../common/array_io.hpp"
+#include "../common/cli.hpp"
+#include "../common/dtype.hpp"
+#include "../common/exit_codes.hpp"
+#include "../common/json.hpp"
+#include "../common/ops_cli.hpp"
+#include "../common/timing.hpp"
+#include "parascan/buffer.hpp"
+#include "parascan/device_info.hpp"
+#include "parascan/instantiated.hpp"
+#include "parascan/scan.hpp"
+#include "parascan/validation/device_check.hpp"
+#include "parascan/validation/inputs.hpp"
+
+namespace {
+using namespace parascan;
+using namespace parascan::app;
+
+struct scan_args {
+  std::string input, segments, type_name, acc_name, op = "sum", init, algorithm, strategy;
+  bool inclusive = false, exclusive = false;
+  std::int64_t n = std::int64_t(1) << 24;
+  std::uint64_t seed = 1;
+  common_options common;
+};
+
+template <class In, class Out, class Op>
+int run(const scan_args& a, const host_array* file, const host_array* heads_file, Op op, scan_options options) {
+  const bool exclusive = !a.inclusive;
+  validation::scan_spec<Out> spec;
+  spec.exclusive = exclusive;
+  spec.has_init = exclusive || !a.init.empty();
+  spec.init = a.init.empty() ? identity_of<Op, Out>() : parse_value<Out>(a.init, "--init");
+
+  std::vector<In> h_in;
+  if (file) {
+    h_in.assign(file->as<In>(), file->as<In>() + file->count);
+  } else {
+    h_in = validation::make_input<In, Op>(a.n, validation::distribution::random, a.seed);
+  }
+  std::vector<std::uint8_t> h_heads;
+  if (heads_file) {
+    if (heads_file->count != static_cast<std::int64_t>(h_in.size()))
+      throw input_error(a.segments + ": holds " + std::to_string(heads_file->count) + " head flags, but the input has " +
+                        std::to_string(h_in.size()) + " items");
+    h_heads.assign(heads_file->as<std::uint8_t>(), heads_file->as<std::uint8_t>() + heads_file->count);
+  }
+  const std::int64_t n = static_cast<std::int64_t>(h_in.size());
+  const bool segmented = heads_file != nullptr;
+
+  device_buffer<In> d_in(h_in.size());
+  device_buffer<Out> d_out(h_in.size()), d_cub_out(h_in.size());
+  device_buffer<std::uint8_t> d_heads(h_heads.size());
+  d_in.copy_from_host(h_in.data(), h_in.size());
+  if (segmented) d_heads.copy_from_host(h_heads.data(), h_heads.size());
+  const std::uint8_t* heads = segmented ? d_heads.data() : nullptr;
+
+  // Time parascan and CUB in the same process, each with its temporary storage allocated once.
+  auto ours = [&](void* t, std::size_t& b) {
+    if (segmented)
+      return exclusive ? segmented_exclusive_scan(t, b, d_in.data(), heads, d_out.data(), n, op, spec.init, 0, options)
+                       : segmented_inclusive_scan(t, b, d_in.data(), heads, d_out.data(), n, op, 0, options);
+    if (exclusive) return exclusive_scan(t, b, d_in.data(), d_out.data(), n, op, spec.init, 0, options);
+    return spec.has_init ? inclusive_scan_init(t, b, d_in.data(), d_out.data(), n, op, spec.init, 0, options)
+                         : inclusive_scan(t, b, d_in.data(), d_out.data(), n, op, 0, options);
+  };
+  auto cub = [&](void* t, std::size_t& b) {
+    if (segmented)
+      return exclusive ? validation::cub_segmented_exclusive_scan(t, b, d_in.data(), heads, d_cub_out.data(), n, op, spec.init)
+                       : validation::cub_segmented_inclusive_scan(t, b, d_in.data(), heads, d_cub_out.data(), n, op);
+    if (exclusive) return validation::cub_exclusive_scan(t, b, d_in.data(), d_cub_out.data(), n, op, spec.init);
+    return spec.has_init ? validation::cub_inclusive_scan_init(t, b, d_in.data(), d_cub_out.data(), n, op, spec.init)
+                         : validation::cub_inclusive_scan(t, b, d_in.data(), d_cub_out.data(), n, op);
+  };
+  std::size_t our_bytes = 0, cub_bytes = 0;
+  PARASCAN_CUDA_CHECK(ours(nullptr, our_bytes));
+  PARASCAN_CUDA_CHECK(cub(nullptr, cub_bytes));
+  device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
+  d_out.poison();
+  const double our_ms = median_ms(a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); });
+  const double cub_ms = median_ms(a.common.repeat, [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); });
+  std::vector<Out> h_out(h_in.size());
+  d_out.copy_to_host(h_out.data(), h_out.size());
+
+  // Validate: against the CPU reference and against CUB's output of this same run.
+  const bool validate = a.common.validate || !file;
+  std::string verdict = "not checked";
+  if (validate) {
+    std::vector<Out> h_cub(h_in.size());
+    d_cub_out.copy_to_host(h_cub.data(), h_cub.size());
+    if (segmented) spec.heads = h_heads.data();
+    const auto vs_cpu = validation::check_scan(h_in.data(), h_out.data(), n, op, spec);
+    const auto vs_cub = validation::check_against(h_in.data(), h_out.data(), h_cub.data(), n, op, spec);
+    if (!vs_cpu.ok())
+      throw mismatch_error("validation FAILED against the CPU reference: " + std::to_string(vs_cpu.mismatches) +
+                           " of " + std::to_string(n) + " differ; first: " + vs_cpu.detail);
+    if (!vs_cub.ok())
+      throw mismatch_error("validation FAILED against CUB: " + std::to_string(vs_cub.mismatches) + " of " +
+                           std::to_string(n) + " differ; first: " + vs_cub.detail);
+    verdict = "PASS (matches CUB and the CPU reference";
+    verdict += validation::uses_float_bound<Out, Op> ? ", within the documented float bound)" : ", exactly)";
+  }
+  if (!a.common.output.empty()) write_array(a.common.output, dtype_of<Out>(), h_out.data(), n);
+
+  const double bytes = static_cast<double>(n) * (sizeof(In) + sizeof(Out)) + (segmented ? n : 0);
+  const double eps = our_ms > 0 ? n / (our_ms * 1e-3) : 0, gbs = our_ms > 0 ? bytes / (our_ms * 1e-3) / 1e9 : 0;
+  const double ratio = our_ms > 0 ? cub_ms / our_ms : 0;
+  const std::string mode = std::string(segmented ? "segmented " : "") + (exclusive ? "exclusive" : "inclusive");
+  const std::string last = n ? validation::show(h_out.back()) : "(empty)";
+  if (!a.common.quiet) {
+    std::printf("scan: %lld items, %s -> %s, %s %s, algorithm %s, strategy %s\n", static_cast<long long>(n),
+                std::string(to_string(dtype_of<In>())).c_str(), std::string(to_string(dtype_of<Out>())).c_str(),
+                a.op.c_str(), mode.c_str(), std::string(to_string(options.algorithm)).c_str(),
+                std::string(to_string(options.strategy)).c_str());
+    std::printf("last value: %s\n", last.c_str());
+    std::printf("time: %.4f ms (median of %d)  %.3f G items/s  %.1f GB/s  | CUB %.4f ms  ratio to CUB %.2fx\n", our_ms,
+                a.common.repeat, eps / 1e9, gbs, cub_ms, ratio);
+    std::printf("validation: %s\n", verdict.c_str());
+  }
+  if (!a.common.json.empty()) {
+    json_object j;
+    j.add("tool", "scan").add("n", n).add("input_type", std::string(to_string(dtype_of<In>())))
+        .add("output_type", std::string(to_string(dtype_of<Out>()))).add("op", a.op).add("mode", mode)
+        .add("algorithm", std::string(to_string(options.algorithm))).add("strategy", std::string(to_string(options.strategy)))
+        .add("last_value", last).add("time_ms", our_ms).add("items_per_s", eps).add("gb_per_s", gbs)
+        .add("cub_time_ms", cub_ms).add("ratio_to_cub", ratio).add("repeat", a.common.repeat)
+        .add("validated", validate).add("validation", verdict);
+    write_json(a.common.json, j.str());
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"scan: parallel prefix scan of an array on the GPU (parascan), beside CUB", "scan"};
+  scan_args a;
+  app.add_option("input", a.input, "Input array: .npy (dtype from the header) or raw little-endian (needs --type). "
+                                   "Without one, random data of --n items is generated and validated");
+  app.add_option("--type", a.type_name, "Element type of a raw input or of generated data (" + dtype_names() + "; default u32)");
+  app.add_option("--acc", a.acc_name, "Output/accumulator type (default: the input type); widening sums such as u8->u32");
+  app.add_option("--op", a.op, std::string("Operator: ") + op_names)->capture_default_str();
+  auto* inc = app.add_flag("--inclusive", a.inclusive, "Inclusive scan: out[i] includes in[i]");
+  app.add_flag("--exclusive", a.exclusive, "Exclusive scan (the default): out[i] = init + in[0..i)")->excludes(inc);
+  app.add_option("--init", a.init, "Initial value (default: the operator's identity; optional for --inclusive)");
+  app.add_option("--segments", a.segments, "Head flags (.npy or raw u8, one per item, non-zero starts a segment): segmented scan");
+  app.add_option("--algorithm", a.algorithm, "Block scan: hillis_steele, blelloch_padded, brent_kung, warp_shuffle (default)");
+  app.add_option("--strategy", a.strategy, "Device strategy: recursive, reduce_then_scan, single_pass (default)");
+  app.add_option("--n", a.n, "Items to generate when there is no input")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--seed", a.seed, "Seed of the generated data")->capture_default_str();
+  common_options& c = a.common;
+  add_common_options(app, c, "scan data/coins_u8.npy --acc u64 --inclusive --validate -o prefix.npy");
+
+  return run_tool(app, argc, argv, [&]() -> int {
+    scan_options options;
+    if (!a.algorithm.empty()) {
+      auto v = parse_block_algorithm(a.algorithm);
+      if (!v) throw input_error("--algorithm: unknown '" + a.algorithm + "' (hillis_steele, blelloch_padded, brent_kung, warp_shuffle)");
+      options.algorithm = *v;
+    }
+    if (!a.strategy.empty()) {
+      auto v = parse_device_strategy(a.strategy);
+      if (!v) throw input_error("--strategy: unknown '" + a.strategy + "' (recursive, reduce_then_scan, single_pass)");
+      options.strategy = *v;
+    }
+    std::optional<dtype> type, acc;
+    if (!a.type_name.empty() && !(type = parse_dtype(a.type_name)))
+      throw input_error("--type: unknown type '" + a.type_name + "' (" + dtype_names() + ")");
+    if (!a.acc_name.empty() && !(acc = parse_dtype(a.acc_name)))
+      throw input_error("--acc: unknown type '" + a.acc_name + "' (" + dtype_names() + ")");
+    visit_op(a.op, [](auto) { return 0; });  // reject an unknown operator before reading files
+
+    std::optional<host_array> file, heads;
+    if (!a.input.empty()) file = read_array(a.input, type);
+    if (!a.segments.empty()) {
+      heads = read_array(a.segments, dtype::u8);
+      if (!file) throw input_error("--segments needs an input file of the same length");
+    }
+    if (!a.segments.empty() && options.strategy == device_strategy::recursive)
+      throw input_error("--segments: the recursive strategy does not support segmented scans (use reduce_then_scan or single_pass)");
+    const dtype in_t = file ? file->type : type.value_or(dtype::u32);
+    const dtype out_t = acc.value_or(in_t);
+
+    const auto d = select_device(c.device);
+    if (!c.quiet) std::fprintf(stderr, "scan: device %d: %s (sm_%d%d, %d SMs)\n", d.id, d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count);
+
+    return visit_dtype(in_t, [&](auto in_tag) {
+      using In = typename decltype(in_tag)::type;
+      return visit_dtype(out_t, [&](auto out_tag) {
+        using Out = typename decltype(out_tag)::type;
+        return visit_op(a.op, [&](auto op) -> int {
+          using Op = decltype(op);
+          constexpr bool ok = has_scan<In, Out, Op>;
+          if (heads) {
+            if constexpr (has_segmented_scan<In, Out, Op>) return run<In, Out>(a, &*file, &*heads, op, options);
+            throw input_error("--segments: segmented " + a.op + " scans of " + std::string(to_string(in_t)) + " -> " +
+                              std::string(to_string(out_t)) + " are not built (see README: supported combinations)");
+          }
+          if constexpr (ok) return run<In, Out>(a, file ? &*file : nullptr, nullptr, op, options);
+          throw input_error("--op " + a.op + " with " + std::string(to_string(in_t)) + " -> " + std::string(to_string(out_t)) +
+                            " is not built: bitwise operators need integers, and a wider --acc is for sums only "
+                            "(u8->u32, u8->u64, i8->i32, u16->u32, i16->i32, u32->u64, i32->i64, f32->f64)");
+        });
+      });
+    });
+  });
+}

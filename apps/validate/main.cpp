@@ -1,0 +1,161 @@
+// validate: the validation matrix — every algorithm × strategy × type × operator × mode × edge size ×
+// input distribution — against CUB and the CPU reference. Prints a pass/fail table; exit 1 on any
+// mismatch.
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+#include "../common/cli.hpp"
+#include "../common/exit_codes.hpp"
+#include "../common/json.hpp"
+#include "cases.hpp"
+#include "parascan/device_info.hpp"
+#include "parascan/scan.hpp"
+#include "parascan/validation/device_check.hpp"
+#include "parascan/validation/inputs.hpp"
+
+namespace {
+using namespace parascan;
+using namespace parascan::app;
+
+struct matrix_options {
+  bool quick = false;
+  std::string filter;
+  std::uint64_t seed = 20261122;
+};
+
+struct tally {
+  std::int64_t runs = 0, passed = 0, failed = 0, rows = 0, failed_rows = 0;
+  std::vector<std::string> failures;
+};
+
+std::vector<std::int64_t> edge_sizes(int tile, bool quick, bool deep, std::mt19937_64& rng) {
+  std::vector<std::int64_t> s = {0, 1, 31, 32, 33, tile - 1, tile, tile + 1, 1337, 2 * tile + 5};
+  s.push_back(std::uniform_int_distribution<std::int64_t>(2, 3 * tile)(rng));
+  if (!quick) s.push_back((std::int64_t(1) << 20) + 7);
+  if (!quick && deep) {  // the tile sums need a second level of recursion past tile²
+    s.push_back(std::int64_t(tile) * tile - 1);
+    s.push_back(std::int64_t(tile) * tile + 1);
+  }
+  return s;
+}
+
+template <class In, class Out, class Op>
+void run_case(Op op, bool segmented, const matrix_options& m, tally& t, bool quiet) {
+  const std::string name = std::string(to_string(dtype_of<In>())) +
+                           (std::is_same_v<In, Out> ? "" : "->" + std::string(to_string(dtype_of<Out>()))) + " " +
+                           op_name<Op>() + (segmented ? " segmented" : "");
+  if (!m.filter.empty() && name.find(m.filter) == std::string::npos) return;
+  std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(name));
+  const int tile = scan_tile_items(sizeof(Out), segmented);
+  const auto sizes = edge_sizes(tile, m.quick, std::is_same_v<Op, parascan::sum>, rng);
+  const char* modes[] = {"exclusive", "inclusive", "inclusive+init"};
+  for (int mode = 0; mode < (segmented ? 2 : 3); ++mode) {
+    validation::scan_spec<Out> spec;
+    spec.exclusive = mode == 0;
+    spec.has_init = mode != 1;
+    spec.init = validation::make_input<Out, Op>(1, validation::distribution::random, rng())[0];
+    std::vector<std::string> cells;
+    bool row_ok = true;
+    std::string first_failure;
+    for (auto alg : all_block_algorithms) {
+      for (auto strat : all_device_strategies) {
+        if (segmented && strat == device_strategy::recursive) {
+          cells.push_back("n/a");
+          continue;
+        }
+        cells.push_back("ok");
+      }
+    }
+    for (std::int64_t n : sizes) {
+      for (auto dist : {validation::distribution::random,
+                        std::is_same_v<Op, parascan::min_op> || std::is_same_v<Op, parascan::max_op>
+                            ? validation::distribution::small_range
+                            : validation::distribution::constant}) {
+        const auto seed = rng();
+        const auto input = validation::make_input<In, Op>(n, dist, seed);
+        const auto heads = validation::make_heads(n, 37, seed);
+        // In place (d_in == d_out) on one size per row, where the types allow it.
+        const bool in_place = std::is_same_v<In, Out> && n == tile + 1 && dist == validation::distribution::random;
+        validation::device_scan_checker<In, Out, Op> checker(input, segmented ? &heads : nullptr, op, spec, in_place);
+        std::size_t cell = 0;
+        for (auto alg : all_block_algorithms) {
+          for (auto strat : all_device_strategies) {
+            const std::size_t c = cell++;
+            if (segmented && strat == device_strategy::recursive) continue;
+            scan_options o;
+            o.algorithm = alg;
+            o.strategy = strat;
+            o.debug_synchronous = true;
+            const auto r = checker.check(o);
+            ++t.runs;
+            if (r.ok()) {
+              ++t.passed;
+              continue;
+            }
+            ++t.failed;
+            row_ok = false;
+            cells[c] = "FAIL";
+            const std::string what = name + " " + modes[mode] + " " + std::string(to_string(alg)) + "/" +
+                                     std::string(to_string(strat)) + " n=" + std::to_string(n) + " " +
+                                     std::string(validation::to_string(dist)) + (in_place ? " in-place" : "") +
+                                     " seed=" + std::to_string(seed) + ": " + r.describe();
+            t.failures.push_back(what);
+          }
+        }
+      }
+    }
+    ++t.rows;
+    if (!row_ok) ++t.failed_rows;
+    if (!quiet || !row_ok) {
+      std::printf("%-24s %-15s", name.c_str(), modes[mode]);
+      for (const auto& c : cells) std::printf(" %-6s", c.c_str());
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"validate: parascan's scans against CUB and a CPU reference, over the whole matrix", "validate"};
+  matrix_options m;
+  common_options c;
+  app.add_flag("--quick", m.quick, "Skip the large sizes (2^20+7, tile^2 +- 1)");
+  app.add_option("--filter", m.filter, "Only cases whose name contains this text (e.g. 'u32 sum', 'segmented')");
+  app.add_option("--seed", m.seed, "Seed of the inputs (printed with any failure)")->capture_default_str();
+  add_common_options(app, c, "validate --quick --filter 'u32 sum'");
+  return run_tool(app, argc, argv, [&]() -> int {
+    const auto d = select_device(c.device);
+    std::printf("validate: device %d: %s; sizes 0, 1, 31..33, tile-1..tile+1, 1337, 2 tiles+5, random%s\n", d.id,
+                d.name.c_str(), m.quick ? " (quick)" : ", 2^20+7, tile^2+-1 for sums");
+    std::printf("%-24s %-15s", "case", "mode");
+    for (auto alg : all_block_algorithms) {
+      const char* a = alg == block_algorithm::hillis_steele ? "HS" : alg == block_algorithm::blelloch_padded ? "BL"
+                    : alg == block_algorithm::brent_kung ? "BK" : "WS";
+      for (auto s : all_device_strategies)
+        std::printf(" %s/%-3s", a, s == device_strategy::recursive ? "rec" : s == device_strategy::reduce_then_scan ? "rts" : "sp");
+    }
+    std::printf("\n");
+    tally t;
+    for_each_scan_case([&](auto in_tag, auto out_tag, auto op, bool segmented) {
+      using In = typename decltype(in_tag)::type;
+      using Out = typename decltype(out_tag)::type;
+      run_case<In, Out>(op, segmented, m, t, c.quiet);
+    });
+    for (std::size_t i = 0; i < t.failures.size() && i < 20; ++i) std::printf("FAIL %s\n", t.failures[i].c_str());
+    std::printf("validate: %lld runs in %lld rows: %lld passed, %lld failed\n", static_cast<long long>(t.runs),
+                static_cast<long long>(t.rows), static_cast<long long>(t.passed), static_cast<long long>(t.failed));
+    if (!c.json.empty()) {
+      json_object j;
+      j.add("tool", "validate").add("device", d.name).add("runs", t.runs).add("passed", t.passed)
+          .add("failed", t.failed).add("quick", m.quick).add("filter", m.filter);
+      write_json(c.json, j.str());
+    }
+    if (t.runs == 0) throw input_error("--filter '" + m.filter + "' matches no case");
+    if (t.failed) throw mismatch_error(std::to_string(t.failed) + " of " + std::to_string(t.runs) + " runs FAILED");
+    return exit_ok;
+  });
+}

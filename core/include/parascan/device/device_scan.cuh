@@ -1,0 +1,168 @@
+// Device-wide scan: the strategies composed from the kernels of scan_kernels.cuh, the two-phase
+// temporary-storage contract, and the definitions of the public API of scan.hpp.
+//
+// Strategies and their device-memory traffic for n items and T tiles (T = n / tile_items):
+//   recursive         scan tiles (read n, write n) + scan of T sums + add back (read n, write n): ~4n
+//   reduce_then_scan  reduce tiles (read n) + scan of T sums + rescan seeded (read n, write n):    ~3n
+//   single_pass       one scan kernel (read n, write n) + T status words via decoupled look-back: ~2n
+// The two recursive strategies scan the T tile sums by calling themselves; recursion lives only here,
+// in host code. scan_temp_bytes() is the only place that sizes temporary storage: the size query and
+// the run carve the same layout from it.
+#pragma once
+#include <climits>
+#include <cstdint>
+#include "parascan/device/scan_kernels.cuh"
+#include "parascan/scan.hpp"
+
+namespace parascan::device {
+
+inline constexpr std::size_t temp_alignment = 256;
+inline std::size_t align_up(std::size_t b) { return (b + temp_alignment - 1) / temp_alignment * temp_alignment; }
+
+template <class Acc>
+std::int64_t tiles_for(std::int64_t n) {
+  return (n + scan_policy<Acc>::tile_items - 1) / scan_policy<Acc>::tile_items;
+}
+
+/// Temporary bytes a scan of n items needs under strategy s (0 for n == 0).
+template <class Acc>
+std::size_t scan_temp_bytes(std::int64_t n, device_strategy s) {
+  if (n <= 0) return 0;
+  const std::int64_t tiles = tiles_for<Acc>(n);
+  if (s == device_strategy::single_pass) return align_up(tile_status<Acc>::bytes(tiles)) + align_up(sizeof(unsigned long long));
+  if (tiles == 1) return 0;
+  return align_up(static_cast<std::size_t>(tiles) * sizeof(Acc)) + scan_temp_bytes<Acc>(tiles, s);
+}
+
+inline cudaError_t check_launch(cudaStream_t stream, bool synchronous) {
+  cudaError_t e = cudaPeekAtLastError();
+  if (e == cudaSuccess && synchronous) e = cudaStreamSynchronize(stream);
+  return e;
+}
+
+template <class Acc, class Loader, class Storer, class Op>
+cudaError_t dispatch_scan(void* d_temp, std::size_t& temp_bytes, Loader load, Storer store, Acc* d_out_plain,
+                          std::int64_t n, Op op, scan_mode<Acc> mode, cudaStream_t stream, scan_options options);
+
+template <block_algorithm Alg, class Acc, class Loader, class Storer, class Op>
+cudaError_t run_scan(char* temp, Loader load, Storer store, Acc* d_out_plain, std::int64_t n, Op op,
+                     scan_mode<Acc> mode, cudaStream_t stream, scan_options options) {
+  using policy = scan_policy<Acc>;
+  const std::int64_t tiles = tiles_for<Acc>(n);
+  const unsigned grid = static_cast<unsigned>(tiles);
+  const bool sync = options.debug_synchronous;
+  cudaError_t e;
+
+  if (options.strategy == device_strategy::single_pass) {
+    auto status = tile_status<Acc>::carve(temp, tiles);
+    auto* counter = reinterpret_cast<unsigned long long*>(temp + align_up(tile_status<Acc>::bytes(tiles)));
+    const unsigned init_grid = static_cast<unsigned>((tiles + helper_threads - 1) / helper_threads);
+    init_status_kernel<Acc><<<init_grid, helper_threads, 0, stream>>>(status, tiles, counter);
+    if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+    scan_tiles_kernel<policy, Alg, prefix_source::look_back, Acc>
+        <<<grid, policy::block_threads, 0, stream>>>(load, store, n, op, mode, nullptr, nullptr, status, counter);
+    return check_launch(stream, sync);
+  }
+
+  if (tiles == 1) {  // one tile: its prefix is the init value, if any
+    scan_tiles_kernel<policy, Alg, prefix_source::partials, Acc><<<1, policy::block_threads, 0, stream>>>(
+        load, store, n, op, mode, nullptr, nullptr, tile_status<Acc>{}, nullptr);
+    return check_launch(stream, sync);
+  }
+  if (options.strategy == device_strategy::recursive && d_out_plain == nullptr) return cudaErrorNotSupported;
+
+  // Step 1: one sum per tile (recursive: while scanning the tiles).
+  Acc* sums = reinterpret_cast<Acc*>(temp);
+  if (options.strategy == device_strategy::recursive) {
+    scan_tiles_kernel<policy, Alg, prefix_source::none, Acc><<<grid, policy::block_threads, 0, stream>>>(
+        load, store, n, op, mode, sums, nullptr, tile_status<Acc>{}, nullptr);
+  } else {
+    reduce_tiles_kernel<policy, Alg, Acc><<<grid, policy::block_threads, 0, stream>>>(load, n, op, sums);
+  }
+  if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+
+  // Step 2: the tile sums, scanned in place (exclusive, with the caller's init): the tile prefixes.
+  std::size_t inner_bytes = scan_temp_bytes<Acc>(tiles, options.strategy);
+  e = dispatch_scan<Acc>(temp + align_up(static_cast<std::size_t>(tiles) * sizeof(Acc)), inner_bytes,
+                         pointer_loader<Acc, Acc>{sums}, pointer_storer<Acc>{sums}, sums, tiles, op,
+                         scan_mode<Acc>{true, mode.has_init, mode.init}, stream, options);
+  if (e != cudaSuccess) return e;
+
+  // Step 3: apply the prefixes.
+  if (options.strategy == device_strategy::recursive) {
+    add_tile_prefix_kernel<policy, Acc><<<grid, policy::block_threads, 0, stream>>>(d_out_plain, n, op, sums,
+                                                                                    mode.exclusive, mode.has_init);
+  } else {
+    scan_tiles_kernel<policy, Alg, prefix_source::partials, Acc><<<grid, policy::block_threads, 0, stream>>>(
+        load, store, n, op, mode, nullptr, sums, tile_status<Acc>{}, nullptr);
+  }
+  return check_launch(stream, sync);
+}
+
+template <class Acc, class Loader, class Storer, class Op>
+cudaError_t dispatch_scan(void* d_temp, std::size_t& temp_bytes, Loader load, Storer store, Acc* d_out_plain,
+                          std::int64_t n, Op op, scan_mode<Acc> mode, cudaStream_t stream, scan_options options) {
+  if (n < 0) return cudaErrorInvalidValue;
+  const std::size_t need = scan_temp_bytes<Acc>(n, options.strategy);
+  if (d_temp == nullptr) {
+    temp_bytes = need > 0 ? need : 1;
+    return cudaSuccess;
+  }
+  if (temp_bytes < need) return cudaErrorInvalidValue;
+  if (n == 0) return cudaSuccess;
+  if (tiles_for<Acc>(n) > INT_MAX) return cudaErrorInvalidValue;
+  char* temp = static_cast<char*>(d_temp);
+  switch (options.algorithm) {
+    case block_algorithm::hillis_steele:
+      return run_scan<block_algorithm::hillis_steele>(temp, load, store, d_out_plain, n, op, mode, stream, options);
+    case block_algorithm::blelloch_padded:
+      return run_scan<block_algorithm::blelloch_padded>(temp, load, store, d_out_plain, n, op, mode, stream, options);
+    case block_algorithm::brent_kung:
+      return run_scan<block_algorithm::brent_kung>(temp, load, store, d_out_plain, n, op, mode, stream, options);
+    case block_algorithm::warp_shuffle:
+      return run_scan<block_algorithm::warp_shuffle>(temp, load, store, d_out_plain, n, op, mode, stream, options);
+  }
+  return cudaErrorInvalidValue;
+}
+
+}  // namespace parascan::device
+
+namespace parascan {
+
+template <class In, class Out, class Op>
+cudaError_t exclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out, std::int64_t n,
+                           Op op, Out init, cudaStream_t stream, scan_options options) {
+  return device::dispatch_scan<Out>(d_temp, temp_bytes, device::pointer_loader<In, Out>{d_in},
+                                    device::pointer_storer<Out>{d_out}, d_out, n, op,
+                                    device::scan_mode<Out>{true, true, init}, stream, options);
+}
+
+template <class In, class Out, class Op>
+cudaError_t inclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out, std::int64_t n,
+                           Op op, cudaStream_t stream, scan_options options) {
+  return device::dispatch_scan<Out>(d_temp, temp_bytes, device::pointer_loader<In, Out>{d_in},
+                                    device::pointer_storer<Out>{d_out}, d_out, n, op,
+                                    device::scan_mode<Out>{false, false, Out{}}, stream, options);
+}
+
+template <class In, class Out, class Op>
+cudaError_t inclusive_scan_init(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out,
+                                std::int64_t n, Op op, Out init, cudaStream_t stream, scan_options options) {
+  return device::dispatch_scan<Out>(d_temp, temp_bytes, device::pointer_loader<In, Out>{d_in},
+                                    device::pointer_storer<Out>{d_out}, d_out, n, op,
+                                    device::scan_mode<Out>{false, true, init}, stream, options);
+}
+
+}  // namespace parascan
+
+/// Explicit instantiation of the three plain scans for (In, Out, Op).
+#define PARASCAN_INSTANTIATE_SCAN(In, Out, Op)                                                              \
+  template cudaError_t parascan::exclusive_scan<In, Out, Op>(void*, std::size_t&, const In*, Out*,          \
+                                                             std::int64_t, Op, Out, cudaStream_t,           \
+                                                             parascan::scan_options);                       \
+  template cudaError_t parascan::inclusive_scan<In, Out, Op>(void*, std::size_t&, const In*, Out*,          \
+                                                             std::int64_t, Op, cudaStream_t,                \
+                                                             parascan::scan_options);                       \
+  template cudaError_t parascan::inclusive_scan_init<In, Out, Op>(void*, std::size_t&, const In*, Out*,     \
+                                                                  std::int64_t, Op, Out, cudaStream_t,      \
+                                                                  parascan::scan_options);

@@ -1,0 +1,192 @@
+// The device-wide scan kernels: a tile routine (load → thread reduce → block scan → tile prefix →
+// thread scan → store) and the few kernels the strategies compose from it.
+//
+// Per tile of P·I items (P threads, I items each; Harris et al. GPU Gems 3 ch. 39, Merrill & Garland 2016):
+//   1. load the tile coalesced, transpose to a blocked arrangement in padded shared memory  (read n)
+//   2. each thread reduces its I items sequentially                                       (I−1 ops)
+//   3. the block scans the P thread partials with the chosen block algorithm
+//   4. the tile's exclusive prefix comes from nowhere (recursive pass 1), from an array of scanned
+//      tile sums (reduce-then-scan, recursive pass 3), or from the decoupled look-back (single pass)
+//   5. each thread rescans its items seeded with its prefix, and the tile is stored coalesced (write n)
+// Kernels take a Loader (Acc load(int64 i)) and a Storer (store(int64 i, Acc)), so mixed input/output
+// types and segmented scans reuse the same code.
+#pragma once
+#include <cstdint>
+#include "parascan/block/block_exchange.cuh"
+#include "parascan/block/block_scan.cuh"
+#include "parascan/device/scan_policy.cuh"
+#include "parascan/device/tile_status.cuh"
+#include "parascan/thread/thread_scan.cuh"
+#include "parascan/warp/warp_shuffle.cuh"
+
+namespace parascan::device {
+
+enum class prefix_source { none, partials, look_back };
+
+/// What the caller asked for: exclusive or inclusive, and whether an init value seeds element 0.
+template <class Acc>
+struct scan_mode {
+  bool exclusive;
+  bool has_init;
+  Acc init;
+};
+
+template <class In, class Acc>
+struct pointer_loader {
+  const In* in;
+  __device__ __forceinline__ Acc operator()(std::int64_t i) const { return static_cast<Acc>(in[i]); }
+};
+template <class Acc>
+struct pointer_storer {
+  Acc* out;
+  __device__ __forceinline__ void operator()(std::int64_t i, const Acc& v) const { out[i] = v; }
+};
+
+template <class Policy, block_algorithm Alg, class Acc>
+struct tile_scanner {
+  static constexpr int threads = Policy::block_threads, items_per_thread = Policy::items_per_thread;
+  static constexpr int tile_items = Policy::tile_items;
+  using exchange = block::block_exchange<Acc, threads, items_per_thread>;
+  using block_scan = block::block_scan<Alg, Acc, threads>;
+
+  struct storage {
+    typename exchange::storage items;
+    typename block_scan::storage scan;
+    Acc tile_prefix;
+    std::int64_t tile;
+  };
+
+  /// Steps 1–3: the tile's items in registers, each thread's exclusive prefix within the tile
+  /// (undefined for thread 0) and the tile aggregate.
+  template <bool Full, class Loader, class Op>
+  __device__ static void load_and_scan(storage& s, const Loader& load, std::int64_t base, int valid, Op op,
+                                       Acc (&items)[items_per_thread], Acc& thread_prefix, Acc& aggregate) {
+    exchange::template load<Full>(s.items, load, base, valid, items);
+    const int thread_valid = valid - static_cast<int>(threadIdx.x) * items_per_thread;
+    const Acc partial = thread::reduce<Full>(items, thread_valid, op);
+    const int valid_threads = Full ? threads : (valid + items_per_thread - 1) / items_per_thread;
+    Acc inclusive;
+    block_scan::scan(s.scan, partial, op, valid_threads, thread_prefix, inclusive, aggregate);
+  }
+};
+
+/// Warp 0 of tile `tile` (> 0): wait for predecessors 32 at a time, newest first, until one with an
+/// inclusive prefix (P); combine in order; publish this tile's inclusive prefix. Returns the exclusive
+/// prefix in lane 0.
+template <class Acc, class Op>
+__device__ Acc look_back(const tile_status<Acc>& status, std::int64_t tile, const Acc& aggregate, Op op) {
+  const int lane = threadIdx.x % warp::warp_threads;
+  if (lane == 0) status.publish(tile, state_aggregate, aggregate);
+  Acc prefix{};
+  bool have = false;
+  for (std::int64_t newest = tile - 1;; newest -= warp::warp_threads) {
+    const std::int64_t pred = newest - lane;
+    unsigned state = state_prefix;  // tiles before 0 never matter: tile 0 is always P
+    Acc v{};
+    do {
+      if (pred >= 0) status.read(pred, state, v);
+    } while (__any_sync(warp::full_mask, state == state_invalid));
+    const unsigned prefix_lanes = __ballot_sync(warp::full_mask, state == state_prefix);
+    const int last = prefix_lanes ? __ffs(prefix_lanes) - 1 : warp::warp_threads - 1;
+    const Acc window = warp::reduce_newest_first(v, op, lane, last);
+    prefix = have ? op(window, prefix) : window;
+    have = true;
+    if (prefix_lanes) break;
+  }
+  if (lane == 0) status.publish(tile, state_prefix, op(prefix, aggregate));
+  return prefix;
+}
+
+/// Reduce-then-scan pass 1: one tile sum per block, in order (non-commutative operators work).
+template <class Policy, block_algorithm Alg, class Acc, class Loader, class Op>
+__global__ void __launch_bounds__(Policy::block_threads)
+    reduce_tiles_kernel(Loader load, std::int64_t n, Op op, Acc* tile_sums) {
+  using scanner = tile_scanner<Policy, Alg, Acc>;
+  __shared__ typename scanner::storage s;
+  const std::int64_t tile = blockIdx.x, base = tile * Policy::tile_items;
+  const int valid = static_cast<int>(n - base < Policy::tile_items ? n - base : Policy::tile_items);
+  Acc items[Policy::items_per_thread], thread_prefix, aggregate;
+  if (valid == Policy::tile_items) scanner::template load_and_scan<true>(s, load, base, valid, op, items, thread_prefix, aggregate);
+  else scanner::template load_and_scan<false>(s, load, base, valid, op, items, thread_prefix, aggregate);
+  if (threadIdx.x == 0) tile_sums[tile] = aggregate;
+}
+
+template <class Acc>
+__global__ void init_status_kernel(tile_status<Acc> status, std::int64_t tiles, unsigned long long* tile_counter) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < tiles) status.init(i);
+  if (i == 0) *tile_counter = 0;
+}
+
+/// The scan of whole tiles, with the tile prefix from `Source`.
+///   none:      no prefix; the tile aggregate goes to tile_sums[tile] (recursive pass 1)
+///   partials:  prefix tile_prefixes[tile] (exclusive scan of the tile sums, init included)
+///   look_back: tiles taken in launch order from a counter; prefix by decoupled look-back
+template <class Policy, block_algorithm Alg, prefix_source Source, class Acc, class Loader, class Storer, class Op>
+__global__ void __launch_bounds__(Policy::block_threads)
+    scan_tiles_kernel(Loader load, Storer store, std::int64_t n, Op op, scan_mode<Acc> mode, Acc* tile_sums,
+                      const Acc* tile_prefixes, tile_status<Acc> status, unsigned long long* tile_counter) {
+  using scanner = tile_scanner<Policy, Alg, Acc>;
+  __shared__ typename scanner::storage s;
+  std::int64_t tile = blockIdx.x;
+  if constexpr (Source == prefix_source::look_back) {
+    if (threadIdx.x == 0) s.tile = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+    __syncthreads();
+    tile = s.tile;
+  }
+  const std::int64_t base = tile * Policy::tile_items;
+  const int valid = static_cast<int>(n - base < Policy::tile_items ? n - base : Policy::tile_items);
+  const bool full = valid == Policy::tile_items;
+  Acc items[Policy::items_per_thread], thread_prefix, aggregate;
+  if (full) scanner::template load_and_scan<true>(s, load, base, valid, op, items, thread_prefix, aggregate);
+  else scanner::template load_and_scan<false>(s, load, base, valid, op, items, thread_prefix, aggregate);
+
+  // Step 4: the tile's exclusive prefix.
+  bool has_prefix = false;
+  Acc prefix{};
+  if constexpr (Source == prefix_source::none) {
+    if (threadIdx.x == 0) tile_sums[tile] = aggregate;
+  } else if constexpr (Source == prefix_source::partials) {
+    has_prefix = tile > 0 || mode.has_init;
+    if (has_prefix) prefix = tile_prefixes[tile];
+  } else {
+    if (tile == 0) {
+      has_prefix = mode.has_init;
+      prefix = mode.init;
+      if (threadIdx.x == 0) status.publish(0, state_prefix, has_prefix ? op(prefix, aggregate) : aggregate);
+    } else {
+      if (threadIdx.x < warp::warp_threads) {
+        const Acc p = look_back(status, tile, aggregate, op);
+        if (threadIdx.x == 0) s.tile_prefix = p;
+      }
+      __syncthreads();
+      has_prefix = true;
+      prefix = s.tile_prefix;
+    }
+  }
+
+  // Step 5: each thread's seed, its sequential rescan, and the store.
+  const bool first = threadIdx.x == 0;
+  const bool seeded = first ? has_prefix : true;
+  const Acc seed = first ? prefix : (has_prefix ? op(prefix, thread_prefix) : thread_prefix);
+  thread::scan(items, mode.exclusive, seeded, seed, op);
+  if (full) scanner::exchange::template store<true>(s.items, store, base, valid, items);
+  else scanner::exchange::template store<false>(s.items, store, base, valid, items);
+}
+
+/// Recursive pass 3: out[k] = prefix[tile] ⊕ out[k]; for an exclusive scan the tile's first element
+/// (which pass 1 could not know) becomes prefix[tile]. Tile 0 has no prefix unless there is an init.
+template <class Policy, class Acc, class Op>
+__global__ void __launch_bounds__(Policy::block_threads)
+    add_tile_prefix_kernel(Acc* out, std::int64_t n, Op op, const Acc* tile_prefixes, bool exclusive, bool has_init) {
+  const std::int64_t tile = blockIdx.x, base = tile * Policy::tile_items;
+  if (tile == 0 && !has_init) return;
+  const Acc prefix = tile_prefixes[tile];
+#pragma unroll
+  for (int i = 0; i < Policy::items_per_thread; ++i) {
+    const std::int64_t k = base + i * Policy::block_threads + threadIdx.x;
+    if (k < n) out[k] = (exclusive && k == base) ? prefix : op(prefix, out[k]);
+  }
+}
+
+}  // namespace parascan::device

@@ -1,0 +1,80 @@
+// Per-tile status for the single-pass scan with decoupled look-back (Merrill & Garland 2016).
+//
+// Each tile publishes first its aggregate (status A) and, once its exclusive prefix is known, its
+// inclusive prefix (status P). Readers spin while a status is invalid (X). Values of ≤ 4 bytes travel
+// with their status in one 64-bit word, written and read whole (single-copy atomic). Larger values
+// use two value arrays (aggregate, inclusive) and a flag array: the writer stores the value, fences,
+// then stores the flag; the reader loads the flag, fences, then loads the value the flag names. The
+// two value slots are written once each, so a reader never sees a value change under it.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+namespace parascan::device {
+
+enum tile_state : unsigned { state_invalid = 0, state_aggregate = 1, state_prefix = 2 };
+
+template <class T, bool Packed = (sizeof(T) <= 4)>
+struct tile_status;
+
+template <class T>
+struct tile_status<T, true> {
+  std::uint64_t* words;
+
+  static std::size_t bytes(std::int64_t tiles) { return static_cast<std::size_t>(tiles) * sizeof(std::uint64_t); }
+  static tile_status carve(void* p, std::int64_t) { return {static_cast<std::uint64_t*>(p)}; }
+
+  __device__ void init(std::int64_t tile) const { words[tile] = 0; }
+  __device__ void publish(std::int64_t tile, unsigned state, const T& v) const {
+    std::uint32_t bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    const std::uint64_t w = (static_cast<std::uint64_t>(state) << 32) | bits;
+    *reinterpret_cast<volatile std::uint64_t*>(words + tile) = w;
+  }
+  __device__ void read(std::int64_t tile, unsigned& state, T& v) const {
+    const std::uint64_t w = *reinterpret_cast<volatile std::uint64_t*>(words + tile);
+    state = static_cast<unsigned>(w >> 32);
+    const std::uint32_t bits = static_cast<std::uint32_t>(w);
+    memcpy(&v, &bits, sizeof(T));
+  }
+};
+
+template <class T>
+struct tile_status<T, false> {
+  static_assert(sizeof(T) % 4 == 0, "unpacked tile values move as 32-bit words");
+  static constexpr int words_per_value = sizeof(T) / 4;
+  unsigned* flags;
+  unsigned* aggregates;  // words_per_value words per tile
+  unsigned* inclusives;
+
+  static std::size_t bytes(std::int64_t tiles) {
+    return static_cast<std::size_t>(tiles) * (sizeof(unsigned) + 2 * sizeof(T));
+  }
+  static tile_status carve(void* p, std::int64_t tiles) {
+    auto* base = static_cast<unsigned*>(p);
+    return {base, base + tiles, base + tiles + tiles * words_per_value};
+  }
+
+  __device__ void init(std::int64_t tile) const { flags[tile] = state_invalid; }
+  __device__ void publish(std::int64_t tile, unsigned state, const T& v) const {
+    unsigned w[words_per_value];
+    memcpy(w, &v, sizeof(T));
+    unsigned* dst = (state == state_aggregate ? aggregates : inclusives) + tile * words_per_value;
+#pragma unroll
+    for (int i = 0; i < words_per_value; ++i) __stcg(dst + i, w[i]);
+    __threadfence();
+    *reinterpret_cast<volatile unsigned*>(flags + tile) = state;
+  }
+  __device__ void read(std::int64_t tile, unsigned& state, T& v) const {
+    state = *reinterpret_cast<volatile unsigned*>(flags + tile);
+    if (state == state_invalid) return;
+    __threadfence();
+    const unsigned* src = (state == state_aggregate ? aggregates : inclusives) + tile * words_per_value;
+    unsigned w[words_per_value];
+#pragma unroll
+    for (int i = 0; i < words_per_value; ++i) w[i] = __ldcg(src + i);
+    memcpy(&v, w, sizeof(T));
+  }
+};
+
+}  // namespace parascan::device

@@ -1,0 +1,43 @@
+// Algorithm choices as values: the block-level scan and the device-wide strategy, plus their names.
+#pragma once
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace parascan {
+
+/// How one thread block scans the per-thread partials of its tile.
+enum class block_algorithm {
+  hillis_steele,    ///< Kogge–Stone / Hillis–Steele, double-buffered: log2(p) steps, p·log2(p) work
+  blelloch_padded,  ///< Blelloch 1990 up-sweep/down-sweep, bank-conflict padding (GPU Gems 3 ch. 39)
+  brent_kung,       ///< Brent–Kung: the same up-sweep, an inclusive down-sweep (no identity needed)
+  warp_shuffle,     ///< warp-synchronous shuffles, then a scan of the warp totals
+};
+
+/// How a whole array is scanned across thread blocks.
+enum class device_strategy {
+  recursive,         ///< scan tiles, scan the tile sums recursively, add them back (~4n traffic)
+  reduce_then_scan,  ///< reduce tiles, scan the sums recursively, rescan tiles seeded (~3n traffic)
+  single_pass,       ///< chained scan with decoupled look-back, Merrill & Garland 2016 (~2n traffic)
+};
+
+inline constexpr std::array<block_algorithm, 4> all_block_algorithms = {
+    block_algorithm::hillis_steele, block_algorithm::blelloch_padded, block_algorithm::brent_kung,
+    block_algorithm::warp_shuffle};
+inline constexpr std::array<device_strategy, 3> all_device_strategies = {
+    device_strategy::recursive, device_strategy::reduce_then_scan, device_strategy::single_pass};
+
+/// Options of every device-wide scan call. The defaults are the fastest validated choice.
+struct scan_options {
+  block_algorithm algorithm = block_algorithm::warp_shuffle;
+  device_strategy strategy = device_strategy::single_pass;
+  bool debug_synchronous = false;  ///< synchronise and check after every launch (tests)
+};
+
+std::string_view to_string(block_algorithm a);
+std::string_view to_string(device_strategy s);
+std::optional<block_algorithm> parse_block_algorithm(std::string_view name);
+std::optional<device_strategy> parse_device_strategy(std::string_view name);
+
+}  // namespace parascan

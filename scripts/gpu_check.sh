@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The whole GPU check in one call: configure, build, the full test suite (unit, gpu, cli, slow), the
+# sanitizer tests, `validate`, `scan --validate` for every algorithm × strategy, and the scan benchmark.
+# Logs and a short summary (summary.txt) go to OUTDIR.
+#
+#   scripts/gpu_check.sh OUTDIR [--quick]     (--quick: validate --quick, bench --quick, no sanitizer racecheck/synccheck)
+#
+# Environment: PARASCAN_BUILD_DIR (default build-gpu), CMAKE_CUDA_ARCHITECTURES (default 90), JOBS.
+set -u
+if [ $# -lt 1 ]; then echo "usage: $0 OUTDIR [--quick]" >&2; exit 2; fi
+out=$1; quick=${2:-}
+mkdir -p "$out"
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${PARASCAN_BUILD_DIR:-$root/build-gpu}
+jobs=${JOBS:-$(nproc)}
+summary=$out/summary.txt
+: > "$summary"
+status=0
+note() { echo "$*" | tee -a "$summary"; }
+step() {  # step NAME LOG COMMAND...: run, record pass/fail with the time taken
+  local name=$1 log=$2; shift 2
+  local t0=$(date +%s)
+  "$@" > "$log" 2>&1
+  local rc=$?
+  note "$(printf '%-28s %s (exit %d, %ds)' "$name" "$([ $rc -eq 0 ] && echo PASS || echo FAIL)" $rc $(( $(date +%s) - t0 )))"
+  [ $rc -eq 0 ] || status=1
+  return $rc
+}
+
+if ! nvidia-smi -L > "$out/gpu.txt" 2>&1; then
+  note "no GPU visible (nvidia-smi -L failed): this check needs a CUDA GPU"; exit 4
+fi
+note "gpu: $(head -1 "$out/gpu.txt")"
+note "nvcc: $(nvcc --version | tail -1)"
+
+step configure "$out/configure.log" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" || { cat "$summary"; exit 1; }
+step build "$out/build.log" cmake --build "$build" -j "$jobs" || { tail -30 "$out/build.log"; exit 1; }
+bin=$build/bin
+
+step "tests (unit gpu cli slow)" "$out/tests.log" ctest --test-dir "$build" -LE sanitizer --output-on-failure -j 4
+note "  $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
+skipped=$(grep -c '(Skipped)\|\*\*\*Skipped' "$out/tests.log")
+note "  skipped tests: $skipped"
+[ "$skipped" -eq 0 ] || status=1
+
+if [ "$quick" = "--quick" ]; then
+  step "sanitizer memcheck" "$out/sanitizer.log" ctest --test-dir "$build" -R sanitizer.memcheck --output-on-failure
+else
+  step "sanitizer (mem/race/sync)" "$out/sanitizer.log" ctest --test-dir "$build" -L sanitizer --output-on-failure -j 3
+fi
+note "  $(grep -E 'tests passed|tests failed' "$out/sanitizer.log" | tail -1)"
+grep -h "ERROR SUMMARY" "$out/sanitizer.log" | sort | uniq -c | sed 's/^/  /' | tee -a "$summary"
+
+step validate "$out/validate.log" "$bin/validate" ${quick:+--quick} -q
+note "  $(tail -2 "$out/validate.log" | head -1)"
+
+: > "$out/scan_variants.log"
+variants_ok=0; variants=0
+for alg in hillis_steele blelloch_padded brent_kung warp_shuffle; do
+  for strat in recursive reduce_then_scan single_pass; do
+    variants=$((variants + 1))
+    if "$bin/scan" --n 10000019 --algorithm $alg --strategy $strat --validate --repeat 3 >> "$out/scan_variants.log" 2>&1; then
+      variants_ok=$((variants_ok + 1))
+    else status=1; fi
+  done
+done
+note "$(printf '%-28s %s' 'scan --validate variants' "$variants_ok/$variants passed")"
+step "scan on data/coins_u8.npy" "$out/scan_coins.log" "$bin/scan" "$root/data/coins_u8.npy" --acc u64 --inclusive --validate
+
+if [ "$quick" = "--quick" ]; then
+  step "bench --quick" "$out/bench.log" "$bin/bench" --quick --csv "$out/bench.csv"
+else
+  step bench "$out/bench.log" "$bin/bench" --log-sizes 20,24,28,30 --repeat 10 --csv "$out/bench.csv"
+fi
+cat "$out/bench.log"
+echo
+note "overall: $([ $status -eq 0 ] && echo PASS || echo FAIL)"
+exit $status

@@ -1,0 +1,121 @@
+// The tools as a user runs them: exit codes, messages on stderr naming the problem, no output file
+// on failure; and, with a GPU, real runs on the bundled sample data.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include "array_io.hpp"
+#include "parascan/device_info.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+struct result {
+  int code;
+  std::string out, err;
+};
+
+class cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("parascan_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  result run(const std::string& args) {
+    const auto out = (dir / "stdout").string(), err = (dir / "stderr").string();
+    const std::string cmd = std::string(PARASCAN_SCAN_EXE) + " " + args + " > " + out + " 2> " + err;
+    const int status = std::system(cmd.c_str());
+    auto slurp = [](const std::string& p) {
+      std::ifstream f(p);
+      std::stringstream s;
+      s << f.rdbuf();
+      return s.str();
+    };
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  }
+  std::string path(const std::string& name) { return (dir / name).string(); }
+  int files_other_than_logs() {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(dir))
+      n += e.path().filename() != "stdout" && e.path().filename() != "stderr";
+    return n;
+  }
+  fs::path dir;
+};
+
+class cli_gpu : public cli {
+ protected:
+  void SetUp() override {
+    if (!parascan::cuda_device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+    cli::SetUp();
+  }
+};
+}  // namespace
+
+TEST_F(cli, help_has_an_example_and_exit_codes) {
+  const auto r = run("--help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("Example"), std::string::npos);
+  EXPECT_NE(r.out.find("Exit codes"), std::string::npos);
+  EXPECT_NE(r.out.find("--algorithm"), std::string::npos);
+  EXPECT_EQ(run("--version").code, 0);
+}
+
+TEST_F(cli, missing_input_is_exit_2_and_writes_nothing) {
+  const auto r = run(path("nope.npy") + " -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("scan: error: " + path("nope.npy") + ": cannot open"), std::string::npos) << r.err;
+  EXPECT_EQ(files_other_than_logs(), 0);
+}
+
+TEST_F(cli, raw_input_of_the_wrong_size_is_exit_2) {
+  std::ofstream(path("odd.bin"), std::ios::binary) << std::string(4194303, 'x');
+  const auto r = run(path("odd.bin") + " --type u32 -o " + path("out.bin"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("file holds 4194303 bytes, not a multiple of 4 (u32)"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("out.bin")));
+}
+
+TEST_F(cli, bad_option_values_are_exit_2) {
+  EXPECT_EQ(run("--op median").code, 2);
+  EXPECT_NE(run("--op median").err.find("unknown operator 'median'"), std::string::npos);
+  EXPECT_EQ(run("--algorithm quick").code, 2);
+  EXPECT_EQ(run("--strategy fast").code, 2);
+  EXPECT_EQ(run("--type u33").code, 2);
+  EXPECT_EQ(run("--repeat 0").code, 2);
+  EXPECT_EQ(run("--inclusive --exclusive").code, 2);
+  EXPECT_EQ(run("--type f32 --op xor").code, 2);  // not built: no GPU needed to say so
+}
+
+TEST_F(cli, no_cuda_device_is_exit_4) {
+  if (parascan::cuda_device_available()) GTEST_SKIP() << "a CUDA device is present";
+  const auto r = run("--n 1000");
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
+}
+
+TEST_F(cli_gpu, generated_data_is_validated_and_timed) {
+  const auto r = run("--n 100003 --repeat 3 --json " + path("r.json"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ratio to CUB"), std::string::npos);
+  std::ifstream j(path("r.json"));
+  std::stringstream s;
+  s << j.rdbuf();
+  EXPECT_NE(s.str().find("\"ratio_to_cub\""), std::string::npos);
+}
+
+TEST_F(cli_gpu, coins_sum_matches_the_known_total) {
+  // data/coins_u8.npy holds the pixels of data/coins.pgm; their sum is 11,269,333 (data/SOURCES.md).
+  const auto r = run(std::string(PARASCAN_DATA_DIR) + "/coins_u8.npy --acc u64 --inclusive --validate -o " + path("p.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("last value: 11269333"), std::string::npos) << r.out;
+  const auto a = parascan::app::read_array(path("p.npy"), std::nullopt);
+  ASSERT_EQ(a.count, 384 * 303);
+  EXPECT_EQ(a.as<std::uint64_t>()[a.count - 1], 11269333u);
+}
