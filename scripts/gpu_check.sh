@@ -38,7 +38,7 @@ step configure "$out/configure.log" cmake -S "$root" -B "$build" -G Ninja -DCMAK
 step build "$out/build.log" cmake --build "$build" -j "$jobs" || { tail -30 "$out/build.log"; exit 1; }
 bin=$build/bin
 
-step "tests (unit gpu cli slow)" "$out/tests.log" ctest --test-dir "$build" -LE sanitizer --output-on-failure -j 4
+step "tests (unit gpu cli slow)" "$out/tests.log" ctest --test-dir "$build" -LE sanitizer --output-on-failure -j 6
 note "  $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
 skipped=$(grep -c '(Skipped)\|\*\*\*Skipped' "$out/tests.log")
 note "  skipped tests: $skipped"
@@ -52,7 +52,7 @@ fi
 note "  $(grep -E 'tests passed|tests failed' "$out/sanitizer.log" | tail -1)"
 grep -h "ERROR SUMMARY" "$out/sanitizer.log" | sort | uniq -c | sed 's/^/  /' | tee -a "$summary"
 
-step validate "$out/validate.log" "$bin/validate" ${quick:+--quick} -q
+step validate "$out/validate.log" "$bin/validate" ${quick:+--quick}
 note "  $(tail -2 "$out/validate.log" | head -1)"
 
 : > "$out/scan_variants.log"

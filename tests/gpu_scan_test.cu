@@ -156,16 +156,16 @@ TEST_F(scan_api, temp_storage_contract) {
   // The size query needs no device memory; too little storage is refused, not overrun.
   std::size_t bytes = 0;
   const std::int64_t n = 1 << 20;
-  ASSERT_EQ(exclusive_scan<std::uint32_t, std::uint32_t>(nullptr, bytes, nullptr, nullptr, n, sum{}, 0u), cudaSuccess);
+  ASSERT_EQ((exclusive_scan<std::uint32_t, std::uint32_t>(nullptr, bytes, nullptr, nullptr, n, sum{}, 0u)), cudaSuccess);
   EXPECT_GT(bytes, 0u);
   device_buffer<std::uint32_t> in(n), out(n);
   device_buffer<char> temp(bytes);
   std::size_t too_small = bytes - 1;
   EXPECT_EQ(exclusive_scan(temp.data(), too_small, in.data(), out.data(), n, sum{}, 0u), cudaErrorInvalidValue);
   std::size_t zero_bytes = 0;
-  ASSERT_EQ(exclusive_scan<std::uint32_t, std::uint32_t>(nullptr, zero_bytes, nullptr, nullptr, 0, sum{}, 0u), cudaSuccess);
+  ASSERT_EQ((exclusive_scan<std::uint32_t, std::uint32_t>(nullptr, zero_bytes, nullptr, nullptr, 0, sum{}, 0u)), cudaSuccess);
   EXPECT_GE(zero_bytes, 1u);
-  EXPECT_EQ(exclusive_scan<std::uint32_t, std::uint32_t>(temp.data(), bytes, in.data(), out.data(), -1, sum{}, 0u),
+  EXPECT_EQ((exclusive_scan<std::uint32_t, std::uint32_t>(temp.data(), bytes, in.data(), out.data(), -1, sum{}, 0u)),
             cudaErrorInvalidValue);
 }
 
@@ -191,7 +191,7 @@ TEST_F(scan_api, works_on_a_stream_without_host_sync) {
   cudaStream_t s;
   ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
   std::size_t bytes = 0;
-  ASSERT_EQ(inclusive_scan<std::uint32_t, std::uint32_t>(nullptr, bytes, nullptr, nullptr, n, sum{}, s), cudaSuccess);
+  ASSERT_EQ((inclusive_scan<std::uint32_t, std::uint32_t>(nullptr, bytes, nullptr, nullptr, n, sum{}, s)), cudaSuccess);
   device_buffer<char> t1(bytes), t2(bytes);
   ASSERT_EQ(inclusive_scan(t1.data(), bytes, a.data(), b.data(), n, sum{}, s), cudaSuccess);
   ASSERT_EQ(inclusive_scan(t2.data(), bytes, b.data(), a.data(), n, sum{}, s), cudaSuccess);

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include "../common/array_io.hpp"
 #include "../common/cli.hpp"
@@ -63,17 +64,21 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
 
   // Time parascan and CUB in the same process, each with its temporary storage allocated once.
   auto ours = [&](void* t, std::size_t& b) {
-    if (segmented)
-      return exclusive ? segmented_exclusive_scan(t, b, d_in.data(), heads, d_out.data(), n, op, spec.init, 0, options)
-                       : segmented_inclusive_scan(t, b, d_in.data(), heads, d_out.data(), n, op, 0, options);
+    if constexpr (has_segmented_scan<In, Out, Op>) {
+      if (segmented)
+        return exclusive ? segmented_exclusive_scan(t, b, d_in.data(), heads, d_out.data(), n, op, spec.init, 0, options)
+                         : segmented_inclusive_scan(t, b, d_in.data(), heads, d_out.data(), n, op, 0, options);
+    }
     if (exclusive) return exclusive_scan(t, b, d_in.data(), d_out.data(), n, op, spec.init, 0, options);
     return spec.has_init ? inclusive_scan_init(t, b, d_in.data(), d_out.data(), n, op, spec.init, 0, options)
                          : inclusive_scan(t, b, d_in.data(), d_out.data(), n, op, 0, options);
   };
   auto cub = [&](void* t, std::size_t& b) {
-    if (segmented)
-      return exclusive ? validation::cub_segmented_exclusive_scan(t, b, d_in.data(), heads, d_cub_out.data(), n, op, spec.init)
-                       : validation::cub_segmented_inclusive_scan(t, b, d_in.data(), heads, d_cub_out.data(), n, op);
+    if constexpr (has_segmented_scan<In, Out, Op>) {
+      if (segmented)
+        return exclusive ? validation::cub_segmented_exclusive_scan(t, b, d_in.data(), heads, d_cub_out.data(), n, op, spec.init)
+                         : validation::cub_segmented_inclusive_scan(t, b, d_in.data(), heads, d_cub_out.data(), n, op);
+    }
     if (exclusive) return validation::cub_exclusive_scan(t, b, d_in.data(), d_cub_out.data(), n, op, spec.init);
     return spec.has_init ? validation::cub_inclusive_scan_init(t, b, d_in.data(), d_cub_out.data(), n, op, spec.init)
                          : validation::cub_inclusive_scan(t, b, d_in.data(), d_cub_out.data(), n, op);
@@ -187,6 +192,23 @@ int main(int argc, char** argv) {
     const dtype in_t = file ? file->type : type.value_or(dtype::u32);
     const dtype out_t = acc.value_or(in_t);
 
+    // Refuse a combination the library does not build before touching the GPU.
+    const bool built = visit_dtype(in_t, [&](auto in_tag) {
+      return visit_dtype(out_t, [&](auto out_tag) {
+        return visit_op(a.op, [&](auto op) {
+          using In = typename decltype(in_tag)::type;
+          using Out = typename decltype(out_tag)::type;
+          using Op = decltype(op);
+          return heads ? has_segmented_scan<In, Out, Op> : has_scan<In, Out, Op>;
+        });
+      });
+    });
+    const std::string combo = a.op + " scans of " + std::string(to_string(in_t)) + " -> " + std::string(to_string(out_t));
+    if (!built && heads) throw input_error("--segments: segmented " + combo + " are not built (see README: supported types)");
+    if (!built)
+      throw input_error("--op " + combo + " are not built: bitwise operators need integers, and a wider --acc is for "
+                        "sums only (u8->u32, u8->u64, i8->i32, u16->u32, i16->i32, u32->u64, i32->i64, f32->f64)");
+
     const auto d = select_device(c.device);
     if (!c.quiet) std::fprintf(stderr, "scan: device %d: %s (sm_%d%d, %d SMs)\n", d.id, d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count);
 
@@ -196,16 +218,11 @@ int main(int argc, char** argv) {
         using Out = typename decltype(out_tag)::type;
         return visit_op(a.op, [&](auto op) -> int {
           using Op = decltype(op);
-          constexpr bool ok = has_scan<In, Out, Op>;
-          if (heads) {
-            if constexpr (has_segmented_scan<In, Out, Op>) return run<In, Out>(a, &*file, &*heads, op, options);
-            throw input_error("--segments: segmented " + a.op + " scans of " + std::string(to_string(in_t)) + " -> " +
-                              std::string(to_string(out_t)) + " are not built (see README: supported combinations)");
+          if constexpr (has_segmented_scan<In, Out, Op>) {
+            if (heads) return run<In, Out>(a, &*file, &*heads, op, options);
           }
-          if constexpr (ok) return run<In, Out>(a, file ? &*file : nullptr, nullptr, op, options);
-          throw input_error("--op " + a.op + " with " + std::string(to_string(in_t)) + " -> " + std::string(to_string(out_t)) +
-                            " is not built: bitwise operators need integers, and a wider --acc is for sums only "
-                            "(u8->u32, u8->u64, i8->i32, u16->u32, i16->i32, u32->u64, i32->i64, f32->f64)");
+          if constexpr (has_scan<In, Out, Op>) return run<In, Out>(a, file ? &*file : nullptr, nullptr, op, options);
+          throw std::logic_error("unreachable: combination checked above");
         });
       });
     });

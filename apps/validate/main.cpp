@@ -58,21 +58,16 @@ void run_case(Op op, bool segmented, const matrix_options& m, tally& t, bool qui
     spec.init = validation::make_input<Out, Op>(1, validation::distribution::random, rng())[0];
     std::vector<std::string> cells;
     bool row_ok = true;
-    std::string first_failure;
-    for (auto alg : all_block_algorithms) {
-      for (auto strat : all_device_strategies) {
-        if (segmented && strat == device_strategy::recursive) {
-          cells.push_back("n/a");
-          continue;
-        }
-        cells.push_back("ok");
-      }
-    }
+    for (std::size_t a = 0; a < all_block_algorithms.size(); ++a)
+      for (auto strat : all_device_strategies)
+        cells.push_back(segmented && strat == device_strategy::recursive ? "n/a" : "ok");
     for (std::int64_t n : sizes) {
       for (auto dist : {validation::distribution::random,
                         std::is_same_v<Op, parascan::min_op> || std::is_same_v<Op, parascan::max_op>
                             ? validation::distribution::small_range
                             : validation::distribution::constant}) {
+        // tile² ± 1 only on random data: the constant input adds nothing there but time.
+        if (n >= std::int64_t(tile) * tile - 1 && dist != validation::distribution::random) continue;
         const auto seed = rng();
         const auto input = validation::make_input<In, Op>(n, dist, seed);
         const auto heads = validation::make_heads(n, 37, seed);

@@ -92,7 +92,10 @@ TEST(compare, float_sum_bound_accepts_rounding_and_rejects_errors) {
   cpu_scan(in.data(), seq.data(), static_cast<std::int64_t>(in.size()), sum{}, spec);  // float, sequential order
   EXPECT_TRUE(check_scan(in.data(), seq.data(), static_cast<std::int64_t>(in.size()), sum{}, spec).ok());
   auto bad = seq;
-  bad[5000] += 0.01f;
+  bad[5000] += 1.0f;  // far outside (64 + 5)·ε·Σ|x| ≈ 0.02 at i = 5000
+  EXPECT_FALSE(check_scan(in.data(), bad.data(), static_cast<std::int64_t>(in.size()), sum{}, spec).ok());
+  bad = seq;
+  bad[10] += 1e-3f;  // the bound is about 4e-5 there
   EXPECT_FALSE(check_scan(in.data(), bad.data(), static_cast<std::int64_t>(in.size()), sum{}, spec).ok());
   bad = seq;
   bad[7] = std::numeric_limits<float>::quiet_NaN();

@@ -120,7 +120,8 @@ __global__ void init_status_kernel(tile_status<Acc> status, std::int64_t tiles, 
 
 /// The scan of whole tiles, with the tile prefix from `Source`.
 ///   none:      no prefix; the tile aggregate goes to tile_sums[tile] (recursive pass 1)
-///   partials:  prefix tile_prefixes[tile] (exclusive scan of the tile sums, init included)
+///   partials:  prefix tile_prefixes[tile] (exclusive scan of the tile sums, init included); tile 0's
+///              prefix is the init value, if any (tile_prefixes may be null for a single tile)
 ///   look_back: tiles taken in launch order from a counter; prefix by decoupled look-back
 template <class Policy, block_algorithm Alg, prefix_source Source, class Acc, class Loader, class Storer, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
@@ -148,7 +149,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
     if (threadIdx.x == 0) tile_sums[tile] = aggregate;
   } else if constexpr (Source == prefix_source::partials) {
     has_prefix = tile > 0 || mode.has_init;
-    if (has_prefix) prefix = tile_prefixes[tile];
+    prefix = tile > 0 ? tile_prefixes[tile] : mode.init;
   } else {
     if (tile == 0) {
       has_prefix = mode.has_init;

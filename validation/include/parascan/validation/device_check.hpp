@@ -3,10 +3,12 @@
 // the GPU tests.
 #pragma once
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 #include "parascan/buffer.hpp"
 #include "parascan/error.hpp"
+#include "parascan/instantiated.hpp"
 #include "parascan/scan.hpp"
 #include "parascan/validation/compare.hpp"
 #include "parascan/validation/cub_scan.hpp"
@@ -30,9 +32,13 @@ void run_parascan(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::
                   const scan_spec<Out>& spec, scan_options options, cudaStream_t stream = 0) {
   auto call = [&](void* temp, std::size_t& bytes) -> cudaError_t {
     if (d_heads) {
-      return spec.exclusive
-                 ? segmented_exclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, spec.init, stream, options)
-                 : segmented_inclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, stream, options);
+      if constexpr (has_segmented_scan<In, Out, Op>) {
+        return spec.exclusive
+                   ? segmented_exclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, spec.init, stream, options)
+                   : segmented_inclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, stream, options);
+      } else {
+        throw std::logic_error("run_parascan: this segmented scan is not instantiated");
+      }
     }
     if (spec.exclusive) return exclusive_scan(temp, bytes, d_in, d_out, n, op, spec.init, stream, options);
     return spec.has_init ? inclusive_scan_init(temp, bytes, d_in, d_out, n, op, spec.init, stream, options)
@@ -51,8 +57,12 @@ void run_cub(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::int64
              cudaStream_t stream = 0) {
   auto call = [&](void* temp, std::size_t& bytes) -> cudaError_t {
     if (d_heads) {
-      return spec.exclusive ? cub_segmented_exclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, spec.init, stream)
-                            : cub_segmented_inclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, stream);
+      if constexpr (has_segmented_scan<In, Out, Op>) {
+        return spec.exclusive ? cub_segmented_exclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, spec.init, stream)
+                              : cub_segmented_inclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, stream);
+      } else {
+        throw std::logic_error("run_cub: this segmented scan is not instantiated");
+      }
     }
     if (spec.exclusive) return cub_exclusive_scan(temp, bytes, d_in, d_out, n, op, spec.init, stream);
     return spec.has_init ? cub_inclusive_scan_init(temp, bytes, d_in, d_out, n, op, spec.init, stream)
