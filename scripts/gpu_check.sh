@@ -40,17 +40,17 @@ bin=$build/bin
 
 step "tests (unit gpu cli slow)" "$out/tests.log" ctest --test-dir "$build" -LE sanitizer --output-on-failure -j 6
 note "  $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
-skipped=$(grep -c '(Skipped)\|\*\*\*Skipped' "$out/tests.log")
+skipped=$(grep -c ' (Skipped)$' "$out/tests.log")
 note "  skipped tests: $skipped"
 [ "$skipped" -eq 0 ] || status=1
 
 if [ "$quick" = "--quick" ]; then
-  step "sanitizer memcheck" "$out/sanitizer.log" ctest --test-dir "$build" -R sanitizer.memcheck --output-on-failure
+  step "sanitizer memcheck" "$out/sanitizer.log" ctest --test-dir "$build" -R sanitizer.memcheck -V
 else
-  step "sanitizer (mem/race/sync)" "$out/sanitizer.log" ctest --test-dir "$build" -L sanitizer --output-on-failure -j 3
+  step "sanitizer (mem/race/sync)" "$out/sanitizer.log" ctest --test-dir "$build" -L sanitizer -V -j 3
 fi
 note "  $(grep -E 'tests passed|tests failed' "$out/sanitizer.log" | tail -1)"
-grep -h "ERROR SUMMARY" "$out/sanitizer.log" | sort | uniq -c | sed 's/^/  /' | tee -a "$summary"
+grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED  \]" "$out/sanitizer.log" | sed 's/^[0-9]*: /  /' | tee -a "$summary"
 
 step validate "$out/validate.log" "$bin/validate" ${quick:+--quick}
 note "  $(tail -2 "$out/validate.log" | head -1)"

@@ -26,9 +26,11 @@ class cli : public ::testing::Test {
     fs::create_directories(dir);
   }
   void TearDown() override { fs::remove_all(dir); }
-  result run(const std::string& args) {
+  result run(const std::string& args) { return run_with_env("", args); }
+  result run_with_env(const std::string& env, const std::string& args) {
     const auto out = (dir / "stdout").string(), err = (dir / "stderr").string();
-    const std::string cmd = std::string(PARASCAN_SCAN_EXE) + " " + args + " > " + out + " 2> " + err;
+    const std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(PARASCAN_SCAN_EXE) + " " + args +
+                            " > " + out + " 2> " + err;
     const int status = std::system(cmd.c_str());
     auto slurp = [](const std::string& p) {
       std::ifstream f(p);
@@ -93,10 +95,11 @@ TEST_F(cli, bad_option_values_are_exit_2) {
 }
 
 TEST_F(cli, no_cuda_device_is_exit_4) {
-  if (parascan::cuda_device_available()) GTEST_SKIP() << "a CUDA device is present";
-  const auto r = run("--n 1000");
+  // CUDA_VISIBLE_DEVICES="" hides every device, so this runs (and must pass) with or without a GPU.
+  const auto r = run_with_env("CUDA_VISIBLE_DEVICES=", "--n 1000 -o " + path("out.npy"));
   EXPECT_EQ(r.code, 4);
-  EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("scan: error: no CUDA device"), std::string::npos) << r.err;
+  EXPECT_EQ(files_other_than_logs(), 0);
 }
 
 TEST_F(cli_gpu, generated_data_is_validated_and_timed) {
@@ -108,6 +111,13 @@ TEST_F(cli_gpu, generated_data_is_validated_and_timed) {
   std::stringstream s;
   s << j.rdbuf();
   EXPECT_NE(s.str().find("\"ratio_to_cub\""), std::string::npos);
+}
+
+TEST_F(cli_gpu, empty_input_is_fine) {
+  const auto r = run("--n 0 -o " + path("empty.npy"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("0 items"), std::string::npos) << r.out;
+  EXPECT_EQ(parascan::app::read_array(path("empty.npy"), std::nullopt).count, 0);
 }
 
 TEST_F(cli_gpu, coins_sum_matches_the_known_total) {

@@ -144,6 +144,7 @@ struct block_scan<block_algorithm::warp_shuffle, T, BlockThreads> {
     if (w == 0) {
       // Lanes past the last warp repeat its total; they come after the real ones and are dropped.
       T total = s.warp_totals[lane < warps ? lane : warps - 1];
+      __syncwarp();  // every lane has read before any lane overwrites a total
       total = warp::inclusive_scan(total, op, lane);
       if (lane < warps) s.warp_totals[lane] = total;
     }

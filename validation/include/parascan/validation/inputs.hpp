@@ -17,14 +17,15 @@ inline std::string_view to_string(distribution d) {
 
 /// n values of T: `random` spans the type's range for integers (wrap-around is defined for every
 /// operator) and [-1, 1) for floats; products of floats stay near 1 so they neither overflow nor
-/// vanish; `constant` repeats a non-zero value; `small_range` draws from 1..4 (many ties for min/max).
+/// vanish; `constant` repeats a non-zero value (products: one that cannot overflow); `small_range` draws from 1..4 (many ties for min/max).
 template <class T, class Op>
 std::vector<T> make_input(std::int64_t n, distribution d, std::uint64_t seed) {
   std::vector<T> v(static_cast<std::size_t>(n));
   std::mt19937_64 rng(seed);
   constexpr bool is_product = std::is_same_v<Op, parascan::product>;
   if (d == distribution::constant) {
-    const T c = std::is_floating_point_v<T> ? static_cast<T>(is_product ? 1.0001 : 0.75) : static_cast<T>(3);
+    // Float products: c^n must stay finite for n up to 2^24 (1.000001^(2^24) ≈ e^16.8).
+    const T c = std::is_floating_point_v<T> ? static_cast<T>(is_product ? 1.000001 : 0.75) : static_cast<T>(3);
     for (auto& x : v) x = c;
     return v;
   }
