@@ -53,7 +53,7 @@ note "  $(grep -E 'tests passed|tests failed' "$out/sanitizer.log" | tail -1)"
 grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED  \]" "$out/sanitizer.log" | sed 's/^[0-9]*: /  /' | tee -a "$summary"
 
 step validate "$out/validate.log" "$bin/validate" ${quick:+--quick}
-note "  $(tail -2 "$out/validate.log" | head -1)"
+note "  $(grep -E "^validate: [0-9]+ runs" "$out/validate.log")"
 
 : > "$out/scan_variants.log"
 variants_ok=0; variants=0
