@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole GPU check in one call: configure, build, the full test suite (unit, gpu, cli, slow), the
-# sanitizer tests, `validate`, `scan --validate` for every algorithm × strategy, and the scan benchmark.
+# sanitizer tests, `validate`, `scan --validate` for every algorithm × strategy, `compact --validate`
+# in every mode, and the benchmark (scan and select).
 # Logs and a short summary (summary.txt) go to OUTDIR.
 #
 #   scripts/gpu_check.sh OUTDIR [--quick]     (--quick: validate --quick, bench --quick, no sanitizer racecheck/synccheck)
@@ -66,6 +67,9 @@ for alg in hillis_steele blelloch_padded brent_kung warp_shuffle; do
   done
 done
 note "$(printf '%-28s %s' 'scan --validate variants' "$variants_ok/$variants passed")"
+for mode in "" --indices --split "--split --strategy reduce_then_scan" "--type f64 --keep gt:500"; do
+  step "compact $mode" "$out/compact_$(echo $mode | tr -dc 'a-z0-9').log" "$bin/compact" --n 10000019 --validate $mode
+done
 step "scan on data/coins_u8.npy" "$out/scan_coins.log" "$bin/scan" "$root/data/coins_u8.npy" --acc u64 --inclusive --validate
 
 if [ "$quick" = "--quick" ]; then

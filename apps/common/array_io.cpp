@@ -110,7 +110,7 @@ void parse_npy_header(const unsigned char* data, std::size_t size, const std::st
   data_offset = prefix + header_len;
 }
 
-host_array read_array(const std::string& path, std::optional<dtype> raw_type) {
+host_array read_array(const std::string& path, std::optional<dtype> raw_type, bool must_match) {
   std::ifstream f(path, std::ios::binary);
   if (!f) fail(path, std::string("cannot open: ") + std::strerror(errno));
   std::vector<unsigned char> all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -119,7 +119,7 @@ host_array read_array(const std::string& path, std::optional<dtype> raw_type) {
   if (all.size() >= 6 && std::memcmp(all.data(), npy_magic, 6) == 0) {
     std::size_t offset = 0;
     parse_npy_header(all.data(), all.size(), path, a.type, a.count, offset);
-    if (raw_type && *raw_type != a.type)
+    if (raw_type && must_match && *raw_type != a.type)
       fail(path, "the .npy header says dtype " + std::string(to_string(a.type)) + " but --type says " +
                      std::string(to_string(*raw_type)));
     const std::size_t want = static_cast<std::size_t>(a.count) * size_of(a.type);

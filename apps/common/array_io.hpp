@@ -23,8 +23,9 @@ void parse_npy_header(const unsigned char* data, std::size_t size, const std::st
                       std::int64_t& count, std::size_t& data_offset);
 
 /// Read `path`: .npy when the file starts with the NumPy magic, raw otherwise (raw needs `raw_type`).
-/// If `raw_type` is given for a .npy file, it must agree with the header.
-host_array read_array(const std::string& path, std::optional<dtype> raw_type);
+/// If `raw_type` is given for a .npy file, it must agree with the header, unless `must_match` is false
+/// (then it is only the type of a raw file).
+host_array read_array(const std::string& path, std::optional<dtype> raw_type, bool must_match = true);
 
 /// The header of a .npy file (format 1.0) holding a 1-D array of `count` items.
 std::vector<unsigned char> npy_header(dtype type, std::int64_t count);

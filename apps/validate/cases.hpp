@@ -57,6 +57,21 @@ void for_each_scan_case(F&& f) {
   f(type_tag<float>{}, type_tag<float>{}, parascan::max_op{}, true);
 }
 
+/// Call f(type_tag<T>) for every element type.
+template <class F>
+void visit_all_types(F&& f) {
+  f(type_tag<std::int8_t>{});
+  f(type_tag<std::uint8_t>{});
+  f(type_tag<std::int16_t>{});
+  f(type_tag<std::uint16_t>{});
+  f(type_tag<std::int32_t>{});
+  f(type_tag<std::uint32_t>{});
+  f(type_tag<std::int64_t>{});
+  f(type_tag<std::uint64_t>{});
+  f(type_tag<float>{});
+  f(type_tag<double>{});
+}
+
 template <class Op> constexpr const char* op_name() {
   if constexpr (std::is_same_v<Op, parascan::sum>) return "sum";
   else if constexpr (std::is_same_v<Op, parascan::product>) return "product";

@@ -14,6 +14,7 @@
 #include "parascan/scan.hpp"
 #include "parascan/validation/device_check.hpp"
 #include "parascan/validation/inputs.hpp"
+#include "parascan/validation/select_check.hpp"
 
 namespace {
 using namespace parascan;
@@ -112,6 +113,51 @@ void run_case(Op op, bool segmented, const matrix_options& m, tally& t, bool qui
   }
 }
 
+/// Compaction, split and positions: every mode × size × flag pattern × strategy for one type.
+template <class T>
+void run_select_case(const matrix_options& m, tally& t, bool quiet) {
+  using validation::select_mode;
+  const std::string type = std::string(to_string(dtype_of<T>()));
+  std::vector<std::int64_t> sizes = {0, 1, 31, 32, 33, 1023, 1024, 1025, 2047, 2048, 2049, 4097, 1337};
+  if (!m.quick) sizes.push_back((std::int64_t(1) << 20) + 7);
+  std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(type + " select"));
+  for (auto mode : {select_mode::select_flagged, select_mode::select_if, select_mode::select_in_place, select_mode::split_flagged,
+                    select_mode::split_if, select_mode::indices_flagged, select_mode::indices_if}) {
+    const std::string name = type + " " + validation::to_string(mode);
+    if (!m.filter.empty() && name.find(m.filter) == std::string::npos) continue;
+    std::string cells[2] = {"ok", "ok"};
+    bool row_ok = true;
+    for (std::int64_t n : sizes) {
+      for (auto p : validation::all_flag_patterns) {
+        const auto seed = rng();
+        std::vector<std::uint8_t> flags;
+        std::vector<T> values;
+        validation::make_select_case(n, p, seed, flags, values);
+        int cell = 0;
+        for (auto strat : {device_strategy::single_pass, device_strategy::reduce_then_scan}) {
+          scan_options o;
+          o.strategy = strat;
+          const auto c = validation::check_select(values, flags, mode, o);
+          ++t.runs;
+          if (c.ok()) {
+            ++t.passed;
+          } else {
+            ++t.failed;
+            row_ok = false;
+            cells[cell] = "FAIL";
+            t.failures.push_back(name + " " + std::string(to_string(strat)) + " n=" + std::to_string(n) + " " +
+                                 validation::to_string(p) + " seed=" + std::to_string(seed) + ": " + c.detail);
+          }
+          ++cell;
+        }
+      }
+    }
+    ++t.rows;
+    if (!row_ok) ++t.failed_rows;
+    if (!quiet || !row_ok) std::printf("%-24s %-15s %-6s %-6s\n", name.c_str(), "", cells[0].c_str(), cells[1].c_str());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -140,6 +186,8 @@ int main(int argc, char** argv) {
       using Out = typename decltype(out_tag)::type;
       run_case<In, Out>(op, segmented, m, t, c.quiet);
     });
+    std::printf("\n%-24s %-15s %-6s %-6s\n", "compaction case", "", "sp", "rts");
+    visit_all_types([&](auto tag) { run_select_case<typename decltype(tag)::type>(m, t, c.quiet); });
     for (std::size_t i = 0; i < t.failures.size() && i < 20; ++i) std::printf("FAIL %s\n", t.failures[i].c_str());
     std::printf("validate: %lld runs in %lld rows: %lld passed, %lld failed\n", static_cast<long long>(t.runs),
                 static_cast<long long>(t.rows), static_cast<long long>(t.passed), static_cast<long long>(t.failed));

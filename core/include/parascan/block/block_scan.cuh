@@ -56,11 +56,19 @@ struct block_scan<block_algorithm::hillis_steele, T, BlockThreads> {
   }
 };
 
+/// Shared storage of the two tree scans: the padded array and the aggregate slot.
+template <class T, int BlockThreads>
+struct tree_storage {
+  T a[padded_size(BlockThreads)];
+  T aggregate;
+};
+
 /// The Blelloch / Brent–Kung up-sweep over a padded array: a[(k+1)·2d − 1] becomes the reduction of
 /// its 2d-element range.
 template <class T, int BlockThreads, class Op>
-__device__ __forceinline__ void upsweep(T* a, Op op) {
+__device__ __forceinline__ void upsweep(T* a, T x, Op op) {
   const int k = threadIdx.x;
+  a[padded_index(k)] = x;
 #pragma unroll
   for (int d = 1; d < BlockThreads; d <<= 1) {
     __syncthreads();
@@ -73,15 +81,11 @@ __device__ __forceinline__ void upsweep(T* a, Op op) {
 
 template <class T, int BlockThreads>
 struct block_scan<block_algorithm::blelloch_padded, T, BlockThreads> {
-  struct storage {
-    T a[padded_size(BlockThreads)];
-    T aggregate;
-  };
+  using storage = tree_storage<T, BlockThreads>;
   template <class Op>
   __device__ static void scan(storage& s, T x, Op op, int valid_threads, T& exclusive, T& inclusive, T& aggregate) {
     const int t = threadIdx.x;
-    s.a[padded_index(t)] = x;
-    upsweep<T, BlockThreads>(s.a, op);
+    upsweep<T, BlockThreads>(s.a, x, op);
     // Down-sweep: the root's prefix is the identity. Rather than storing one, note that a node's
     // prefix is the identity exactly when its range starts at 0 (k == 0): its right child then gets
     // the left child's sum alone.
@@ -104,15 +108,11 @@ struct block_scan<block_algorithm::blelloch_padded, T, BlockThreads> {
 
 template <class T, int BlockThreads>
 struct block_scan<block_algorithm::brent_kung, T, BlockThreads> {
-  struct storage {
-    T a[padded_size(BlockThreads)];
-    T aggregate;
-  };
+  using storage = tree_storage<T, BlockThreads>;
   template <class Op>
   __device__ static void scan(storage& s, T x, Op op, int valid_threads, T& exclusive, T& inclusive, T& aggregate) {
     const int t = threadIdx.x;
-    s.a[padded_index(t)] = x;
-    upsweep<T, BlockThreads>(s.a, op);
+    upsweep<T, BlockThreads>(s.a, x, op);
     // Inclusive down-sweep: each completed range end passes its value to the middle of the next range.
 #pragma unroll
     for (int d = BlockThreads / 4; d >= 1; d >>= 1) {

@@ -40,11 +40,13 @@ inline cudaError_t check_launch(cudaStream_t stream, bool synchronous) {
   return e;
 }
 
-template <class Acc, class Loader, class Storer, class Op>
+/// AllAlgorithms = false compiles only the default block algorithm (warp_shuffle), for the primitives
+/// composed from the scan (compaction, expand), which would otherwise compile four times as much.
+template <class Acc, bool AllAlgorithms = true, class Loader, class Storer, class Op>
 cudaError_t dispatch_scan(void* d_temp, std::size_t& temp_bytes, Loader load, Storer store, Acc* d_out_plain,
                           std::int64_t n, Op op, scan_mode<Acc> mode, cudaStream_t stream, scan_options options);
 
-template <block_algorithm Alg, class Acc, class Loader, class Storer, class Op>
+template <block_algorithm Alg, bool AllAlgorithms, class Acc, class Loader, class Storer, class Op>
 cudaError_t run_scan(char* temp, Loader load, Storer store, Acc* d_out_plain, std::int64_t n, Op op,
                      scan_mode<Acc> mode, cudaStream_t stream, scan_options options) {
   using policy = scan_policy<Acc>;
@@ -83,7 +85,7 @@ cudaError_t run_scan(char* temp, Loader load, Storer store, Acc* d_out_plain, st
 
   // Step 2: the tile sums, scanned in place (exclusive, with the caller's init): the tile prefixes.
   std::size_t inner_bytes = scan_temp_bytes<Acc>(tiles, options.strategy);
-  e = dispatch_scan<Acc>(temp + align_up(static_cast<std::size_t>(tiles) * sizeof(Acc)), inner_bytes,
+  e = dispatch_scan<Acc, AllAlgorithms>(temp + align_up(static_cast<std::size_t>(tiles) * sizeof(Acc)), inner_bytes,
                          pointer_loader<Acc, Acc>{sums}, pointer_storer<Acc>{sums}, sums, tiles, op,
                          scan_mode<Acc>{true, mode.has_init, mode.init}, stream, options);
   if (e != cudaSuccess) return e;
@@ -99,7 +101,7 @@ cudaError_t run_scan(char* temp, Loader load, Storer store, Acc* d_out_plain, st
   return check_launch(stream, sync);
 }
 
-template <class Acc, class Loader, class Storer, class Op>
+template <class Acc, bool AllAlgorithms, class Loader, class Storer, class Op>
 cudaError_t dispatch_scan(void* d_temp, std::size_t& temp_bytes, Loader load, Storer store, Acc* d_out_plain,
                           std::int64_t n, Op op, scan_mode<Acc> mode, cudaStream_t stream, scan_options options) {
   if (n < 0) return cudaErrorInvalidValue;
@@ -112,15 +114,19 @@ cudaError_t dispatch_scan(void* d_temp, std::size_t& temp_bytes, Loader load, St
   if (n == 0) return cudaSuccess;
   if (tiles_for<Acc>(n) > INT_MAX) return cudaErrorInvalidValue;
   char* temp = static_cast<char*>(d_temp);
-  switch (options.algorithm) {
-    case block_algorithm::hillis_steele:
-      return run_scan<block_algorithm::hillis_steele>(temp, load, store, d_out_plain, n, op, mode, stream, options);
-    case block_algorithm::blelloch_padded:
-      return run_scan<block_algorithm::blelloch_padded>(temp, load, store, d_out_plain, n, op, mode, stream, options);
-    case block_algorithm::brent_kung:
-      return run_scan<block_algorithm::brent_kung>(temp, load, store, d_out_plain, n, op, mode, stream, options);
-    case block_algorithm::warp_shuffle:
-      return run_scan<block_algorithm::warp_shuffle>(temp, load, store, d_out_plain, n, op, mode, stream, options);
+  if constexpr (!AllAlgorithms) {
+    return run_scan<block_algorithm::warp_shuffle, false>(temp, load, store, d_out_plain, n, op, mode, stream, options);
+  } else {
+    switch (options.algorithm) {
+      case block_algorithm::hillis_steele:
+        return run_scan<block_algorithm::hillis_steele, true>(temp, load, store, d_out_plain, n, op, mode, stream, options);
+      case block_algorithm::blelloch_padded:
+        return run_scan<block_algorithm::blelloch_padded, true>(temp, load, store, d_out_plain, n, op, mode, stream, options);
+      case block_algorithm::brent_kung:
+        return run_scan<block_algorithm::brent_kung, true>(temp, load, store, d_out_plain, n, op, mode, stream, options);
+      case block_algorithm::warp_shuffle:
+        return run_scan<block_algorithm::warp_shuffle, true>(temp, load, store, d_out_plain, n, op, mode, stream, options);
+    }
   }
   return cudaErrorInvalidValue;
 }

@@ -8,26 +8,26 @@ namespace parascan::warp {
 inline constexpr int warp_threads = 32;
 inline constexpr unsigned full_mask = 0xffffffffu;
 
-/// __shfl_up_sync / __shfl_down_sync for any trivially copyable T, moved as 32-bit words.
-template <class T>
-__device__ __forceinline__ T shfl_up(T v, int delta) {
+/// Apply a 32-bit shuffle to every word of a trivially copyable T.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_words(T v, Shuffle shuffle) {
   constexpr int words = (sizeof(T) + 3) / 4;
   unsigned w[words] = {};
   memcpy(w, &v, sizeof(T));
 #pragma unroll
-  for (int i = 0; i < words; ++i) w[i] = __shfl_up_sync(full_mask, w[i], delta);
+  for (int i = 0; i < words; ++i) w[i] = shuffle(w[i]);
   memcpy(&v, w, sizeof(T));
   return v;
 }
+
+/// __shfl_up_sync / __shfl_down_sync for any trivially copyable T.
+template <class T>
+__device__ __forceinline__ T shfl_up(T v, int delta) {
+  return shuffle_words(v, [delta](unsigned w) { return __shfl_up_sync(full_mask, w, delta); });
+}
 template <class T>
 __device__ __forceinline__ T shfl_down(T v, int delta) {
-  constexpr int words = (sizeof(T) + 3) / 4;
-  unsigned w[words] = {};
-  memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (int i = 0; i < words; ++i) w[i] = __shfl_down_sync(full_mask, w[i], delta);
-  memcpy(&v, w, sizeof(T));
-  return v;
+  return shuffle_words(v, [delta](unsigned w) { return __shfl_down_sync(full_mask, w, delta); });
 }
 
 /// Inclusive scan across the 32 lanes (Kogge–Stone with shuffles): 5 steps, no shared memory.

@@ -26,7 +26,17 @@ struct scan_check {
   }
 };
 
-/// Enqueue parascan's scan for `spec` (two-phase temp storage inside). Throws cuda_error on failure.
+/// Run a two-phase call (size query, then the run) with temporary storage owned here.
+template <class Call>
+void run_two_phase(Call&& call, cudaStream_t stream) {
+  std::size_t bytes = 0;
+  PARASCAN_CUDA_CHECK(call(nullptr, bytes));
+  device_buffer<char> temp(bytes);
+  PARASCAN_CUDA_CHECK(call(temp.data(), bytes));
+  PARASCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+/// Run parascan's scan for `spec` and wait for it. Throws cuda_error on failure.
 template <class In, class Out, class Op>
 void run_parascan(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op,
                   const scan_spec<Out>& spec, scan_options options, cudaStream_t stream = 0) {
@@ -44,11 +54,7 @@ void run_parascan(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::
     return spec.has_init ? inclusive_scan_init(temp, bytes, d_in, d_out, n, op, spec.init, stream, options)
                          : inclusive_scan(temp, bytes, d_in, d_out, n, op, stream, options);
   };
-  std::size_t bytes = 0;
-  PARASCAN_CUDA_CHECK(call(nullptr, bytes));
-  device_buffer<char> temp(bytes);
-  PARASCAN_CUDA_CHECK(call(temp.data(), bytes));
-  PARASCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  run_two_phase(call, stream);
 }
 
 /// The same through CUB.
@@ -68,11 +74,7 @@ void run_cub(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::int64
     return spec.has_init ? cub_inclusive_scan_init(temp, bytes, d_in, d_out, n, op, spec.init, stream)
                          : cub_inclusive_scan(temp, bytes, d_in, d_out, n, op, stream);
   };
-  std::size_t bytes = 0;
-  PARASCAN_CUDA_CHECK(call(nullptr, bytes));
-  device_buffer<char> temp(bytes);
-  PARASCAN_CUDA_CHECK(call(temp.data(), bytes));
-  PARASCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  run_two_phase(call, stream);
 }
 
 /// Device inputs uploaded once, CUB and the CPU reference computed once, then parascan checked under

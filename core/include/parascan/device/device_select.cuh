@@ -1,0 +1,257 @@
+// Compaction, stable split and expand, composed from the scan core: flags → scan → scatter
+// (ModernGPU's and GPU Gems 3 ch. 39's compaction; Blelloch 1990's split).
+//
+// select: one scan pass whose accumulator carries (count, value, keep). The operator adds the counts
+//   and keeps the right-hand value — associative, so the inclusive scan gives each item its own value
+//   and the number of kept items up to it; the store writes kept items to out[count − 1]. Values
+//   travel in registers from load to store, so in-place selection is safe: a tile writes only at or
+//   before positions every earlier tile has already loaded. Traffic: read n (+ flags), write kept.
+// partition: select the kept items, then select the rest behind them (the start is read on the device
+//   from the first pass's count): read 2n, write n.
+// expand: offsets = exclusive sum of counts (+ the total); owners = scatter i to its first slot, then
+//   an inclusive max-scan over the slots.
+#pragma once
+#include <climits>
+#include <cstring>
+#include <cstdint>
+#include <type_traits>
+#include "parascan/device/device_scan.cuh"
+#include "parascan/select.hpp"
+
+namespace parascan::device {
+
+/// Storage-only stand-in for T: selection moves bits, so T is reduced to an unsigned of its size.
+template <std::size_t Bytes> struct bits_of;
+template <> struct bits_of<1> { using type = std::uint8_t; };
+template <> struct bits_of<2> { using type = std::uint16_t; };
+template <> struct bits_of<4> { using type = std::uint32_t; };
+template <> struct bits_of<8> { using type = std::uint64_t; };
+template <class T> using bits_t = typename bits_of<sizeof(T)>::type;
+
+struct no_value {};  // the indices variants carry no value: the store writes the position
+
+template <class Offset, class V>
+struct select_value {
+  Offset count;  // kept items up to here
+  V value;       // the value of the rightmost item
+  bool keep;     // whether the rightmost item is kept
+};
+
+struct select_op {
+  template <class Offset, class V>
+  __device__ __forceinline__ select_value<Offset, V> operator()(const select_value<Offset, V>& a,
+                                                                const select_value<Offset, V>& b) const {
+    return {static_cast<Offset>(a.count + b.count), b.value, b.keep};
+  }
+};
+
+/// keep(i) from a predicate on the input, or from a non-zero flag; `negate` selects the rest.
+template <class T, class Pred>
+struct keep_by_predicate {
+  Pred pred;
+  bool negate;
+  __device__ __forceinline__ bool operator()(std::int64_t i, const T& x) const { return pred(x) != negate; }
+};
+template <class Flag>
+struct keep_by_flag {
+  const Flag* flags;
+  bool negate;
+  template <class X>
+  __device__ __forceinline__ bool operator()(std::int64_t i, const X&) const { return (flags[i] != 0) != negate; }
+};
+
+template <class Offset, class V, class T, class Keep>
+struct select_loader {
+  const T* in;  // null for the flag-only indices variant
+  Keep keep;
+  __device__ __forceinline__ select_value<Offset, V> operator()(std::int64_t i) const {
+    if constexpr (std::is_same_v<V, no_value>) {
+      T x{};
+      if (in) x = in[i];
+      const bool k = keep(i, x);
+      return {static_cast<Offset>(k ? 1 : 0), no_value{}, k};
+    } else {
+      const T x = in[i];
+      const bool k = keep(i, x);
+      V bits;
+      static_assert(sizeof(V) == sizeof(T), "values move as bits of the same size");
+      memcpy(&bits, &x, sizeof(T));
+      return {static_cast<Offset>(k ? 1 : 0), bits, k};
+    }
+  }
+};
+
+template <class Offset, class V, class Out>
+struct select_storer {
+  Out* out;
+  std::int64_t n;
+  std::int64_t* count_out;     // written by the last item
+  const std::int64_t* base;    // null, or the device count of a previous pass to write behind
+  __device__ __forceinline__ void operator()(std::int64_t i, const select_value<Offset, V>& v) const {
+    if (v.keep) {
+      const std::int64_t at = (base ? *base : 0) + static_cast<std::int64_t>(v.count) - 1;
+      if constexpr (std::is_same_v<V, no_value>) out[at] = i;
+      else out[at] = v.value;
+    }
+    if (i == n - 1) *count_out = static_cast<std::int64_t>(v.count);
+  }
+};
+
+/// One selection pass, sized or run (two-phase); n == 0 writes a zero count.
+template <class V, class T, class Keep, class Out>
+cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep keep, Out* out,
+                        std::int64_t* count_out, const std::int64_t* base, std::int64_t n, cudaStream_t stream,
+                        scan_options options) {
+  if (options.strategy == device_strategy::recursive) return cudaErrorNotSupported;
+  if (n == 0) {
+    if (d_temp == nullptr) {
+      temp_bytes = 1;
+      return cudaSuccess;
+    }
+    return cudaMemsetAsync(count_out, 0, sizeof(std::int64_t), stream);
+  }
+  auto run = [&](auto offset_tag) {
+    using Offset = decltype(offset_tag);
+    using acc = select_value<Offset, V>;
+    return dispatch_scan<acc, false>(d_temp, temp_bytes, select_loader<Offset, V, T, Keep>{in, keep},
+                                     select_storer<Offset, V, Out>{out, n, count_out, base}, nullptr, n, select_op{},
+                                     scan_mode<acc>{false, false, acc{}}, stream, options);
+  };
+  return n <= static_cast<std::int64_t>(UINT32_MAX) ? run(std::uint32_t{}) : run(std::uint64_t{});
+}
+
+/// Temporary layout of a partition: [second pass's count][pass storage], each pass sized alike.
+template <class V, class T, class Keep, class Out>
+cudaError_t partition_passes(void* d_temp, std::size_t& temp_bytes, const T* in, Keep keep, Out* out,
+                             std::int64_t* d_num_selected, std::int64_t n, cudaStream_t stream, scan_options options) {
+  std::size_t pass_bytes = 0;
+  cudaError_t e = select_pass<V>(nullptr, pass_bytes, in, keep, out, d_num_selected, nullptr, n, stream, options);
+  if (e != cudaSuccess) return e;
+  const std::size_t need = align_up(sizeof(std::int64_t)) + pass_bytes;
+  if (d_temp == nullptr) {
+    temp_bytes = need;
+    return cudaSuccess;
+  }
+  if (temp_bytes < need) return cudaErrorInvalidValue;
+  auto* rest_count = static_cast<std::int64_t*>(d_temp);
+  void* pass_temp = static_cast<char*>(d_temp) + align_up(sizeof(std::int64_t));
+  if ((e = select_pass<V>(pass_temp, pass_bytes, in, keep, out, d_num_selected, nullptr, n, stream, options)) != cudaSuccess)
+    return e;
+  Keep rest = keep;
+  rest.negate = !keep.negate;
+  return select_pass<V>(pass_temp, pass_bytes, in, rest, out, rest_count, d_num_selected, n, stream, options);
+}
+
+template <class Count, class Offset>
+struct offsets_storer {
+  Offset* offsets;
+  Offset* total;
+  const Count* counts;
+  std::int64_t n;
+  __device__ __forceinline__ void operator()(std::int64_t i, const Offset& e) const {
+    if (i == n - 1) *total = static_cast<Offset>(e + static_cast<Offset>(counts[i]));  // before a possible alias
+    offsets[i] = e;
+  }
+};
+
+template <class Count, class Offset, class Owner>
+__global__ void scatter_owners_kernel(const Count* counts, const Offset* offsets, std::int64_t n, Owner* owners) {
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    if (counts[i] > 0) owners[offsets[i]] = static_cast<Owner>(i);
+}
+
+}  // namespace parascan::device
+
+namespace parascan {
+
+template <class T, class Pred>
+cudaError_t select_if(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num_selected,
+                      std::int64_t n, Pred pred, cudaStream_t stream, scan_options options) {
+  using V = device::bits_t<T>;
+  return device::select_pass<V>(d_temp, temp_bytes, d_in, device::keep_by_predicate<T, Pred>{pred, false},
+                                reinterpret_cast<V*>(d_out), d_num_selected, nullptr, n, stream, options);
+}
+template <class T, class Flag>
+cudaError_t select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const Flag* d_flags, T* d_out,
+                           std::int64_t* d_num_selected, std::int64_t n, cudaStream_t stream, scan_options options) {
+  using V = device::bits_t<T>;
+  using F = device::bits_t<Flag>;
+  return device::select_pass<V>(d_temp, temp_bytes, reinterpret_cast<const V*>(d_in),
+                                device::keep_by_flag<F>{reinterpret_cast<const F*>(d_flags), false},
+                                reinterpret_cast<V*>(d_out), d_num_selected, nullptr, n, stream, options);
+}
+template <class T, class Pred>
+cudaError_t select_if_indices(void* d_temp, std::size_t& temp_bytes, const T* d_in, std::int64_t* d_out,
+                              std::int64_t* d_num_selected, std::int64_t n, Pred pred, cudaStream_t stream,
+                              scan_options options) {
+  return device::select_pass<device::no_value>(d_temp, temp_bytes, d_in,
+                                               device::keep_by_predicate<T, Pred>{pred, false}, d_out,
+                                               d_num_selected, nullptr, n, stream, options);
+}
+template <class Flag>
+cudaError_t select_flagged_indices(void* d_temp, std::size_t& temp_bytes, const Flag* d_flags, std::int64_t* d_out,
+                                   std::int64_t* d_num_selected, std::int64_t n, cudaStream_t stream,
+                                   scan_options options) {
+  using F = device::bits_t<Flag>;
+  return device::select_pass<device::no_value>(d_temp, temp_bytes, static_cast<const F*>(nullptr),
+                                               device::keep_by_flag<F>{reinterpret_cast<const F*>(d_flags), false},
+                                               d_out, d_num_selected, nullptr, n, stream, options);
+}
+template <class T, class Pred>
+cudaError_t partition_if(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num_selected,
+                         std::int64_t n, Pred pred, cudaStream_t stream, scan_options options) {
+  using V = device::bits_t<T>;
+  return device::partition_passes<V>(d_temp, temp_bytes, d_in, device::keep_by_predicate<T, Pred>{pred, false},
+                                     reinterpret_cast<V*>(d_out), d_num_selected, n, stream, options);
+}
+template <class T, class Flag>
+cudaError_t partition_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const Flag* d_flags, T* d_out,
+                              std::int64_t* d_num_selected, std::int64_t n, cudaStream_t stream, scan_options options) {
+  using V = device::bits_t<T>;
+  using F = device::bits_t<Flag>;
+  return device::partition_passes<V>(d_temp, temp_bytes, reinterpret_cast<const V*>(d_in),
+                                     device::keep_by_flag<F>{reinterpret_cast<const F*>(d_flags), false},
+                                     reinterpret_cast<V*>(d_out), d_num_selected, n, stream, options);
+}
+
+template <class Count, class Offset>
+cudaError_t expand_offsets(void* d_temp, std::size_t& temp_bytes, const Count* d_counts, Offset* d_offsets,
+                           Offset* d_total, std::int64_t n, cudaStream_t stream, scan_options options) {
+  if (options.strategy == device_strategy::recursive) return cudaErrorNotSupported;
+  if (n == 0) {
+    if (d_temp == nullptr) {
+      temp_bytes = 1;
+      return cudaSuccess;
+    }
+    return cudaMemsetAsync(d_total, 0, sizeof(Offset), stream);
+  }
+  return device::dispatch_scan<Offset, false>(d_temp, temp_bytes, device::pointer_loader<Count, Offset>{d_counts},
+                                              device::offsets_storer<Count, Offset>{d_offsets, d_total, d_counts, n},
+                                              nullptr, n, sum{}, device::scan_mode<Offset>{true, true, Offset(0)}, stream,
+                                              options);
+}
+
+template <class Count, class Offset, class Owner>
+cudaError_t expand_owners(void* d_temp, std::size_t& temp_bytes, const Count* d_counts, const Offset* d_offsets,
+                          std::int64_t n, Owner* d_owners, std::int64_t total, cudaStream_t stream,
+                          scan_options options) {
+  if (options.strategy == device_strategy::recursive) options.strategy = device_strategy::reduce_then_scan;
+  const device::scan_mode<Owner> mode{false, false, Owner(0)};
+  auto max_scan = [&](void* temp) {
+    return device::dispatch_scan<Owner, false>(temp, temp_bytes, device::pointer_loader<Owner, Owner>{d_owners},
+                                               device::pointer_storer<Owner>{d_owners}, d_owners, total, max_op{},
+                                               mode, stream, options);
+  };
+  if (d_temp == nullptr) return max_scan(nullptr);
+  if (total == 0) return cudaSuccess;
+  cudaError_t e = cudaMemsetAsync(d_owners, 0, static_cast<std::size_t>(total) * sizeof(Owner), stream);
+  if (e != cudaSuccess) return e;
+  if (n > 0) {
+    device::scatter_owners_kernel<<<1024, 256, 0, stream>>>(d_counts, d_offsets, n, d_owners);
+    if ((e = device::check_launch(stream, options.debug_synchronous)) != cudaSuccess) return e;
+  }
+  return max_scan(d_temp);
+}
+
+}  // namespace parascan
