@@ -1,16 +1,19 @@
 // Compaction, stable split and expand, composed from the scan core: flags → scan → scatter
 // (ModernGPU's and GPU Gems 3 ch. 39's compaction; Blelloch 1990's split).
 //
-// select: one scan pass whose accumulator carries (count, value, keep). The operator adds the counts
-//   and keeps the right-hand value — associative, so the inclusive scan gives each item its own value
-//   and the number of kept items up to it; the store writes kept items to out[count − 1]. Values
-//   travel in registers from load to store, so in-place selection is safe: a tile writes only at or
-//   before positions every earlier tile has already loaded. Traffic: read n (+ flags), write kept.
+// select: one inclusive scan pass of keep(i) ? 1 : 0; the store writes kept item i to out[count − 1].
+//   Out of place the store reads the item again (from L2: its tile was just loaded); the accumulator is
+//   a plain 4- or 8-byte count. In place that second read could see an item another tile has already
+//   overwritten, so there the accumulator carries (count, value, keep) — the operator adds the counts
+//   and keeps the right-hand value, which is associative — and values travel in registers from load to
+//   store: a tile writes only at or before positions every earlier tile has already loaded.
+//   Traffic: read n (+ flags), write the kept items.
 // partition: select the kept items, then select the rest behind them (the start is read on the device
 //   from the first pass's count): read 2n, write n.
 // expand: offsets = exclusive sum of counts (+ the total); owners = scatter i to its first slot, then
 //   an inclusive max-scan over the slots.
 #pragma once
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <cstdint>
@@ -97,6 +100,43 @@ struct select_storer {
   }
 };
 
+template <class Offset, class T, class Keep>
+struct count_loader {
+  const T* in;  // null for the flag-only indices variant
+  Keep keep;
+  __device__ __forceinline__ Offset operator()(std::int64_t i) const {
+    T x{};
+    if (in) x = in[i];
+    return keep(i, x) ? Offset(1) : Offset(0);
+  }
+};
+
+/// Out-of-place store: reads item i again and writes it (or i) behind the kept items before it.
+template <class Offset, class V, class T, class Keep, class Out>
+struct reread_storer {
+  const T* in;
+  Keep keep;
+  Out* out;
+  std::int64_t n;
+  std::int64_t* count_out;
+  const std::int64_t* base;
+  __device__ __forceinline__ void operator()(std::int64_t i, const Offset& inclusive) const {
+    T x{};
+    if (in) x = in[i];
+    if (keep(i, x)) {
+      const std::int64_t at = (base ? *base : 0) + static_cast<std::int64_t>(inclusive) - 1;
+      if constexpr (std::is_same_v<V, no_value>) {
+        out[at] = i;
+      } else {
+        V bits;
+        memcpy(&bits, &x, sizeof(V));
+        out[at] = bits;
+      }
+    }
+    if (i == n - 1) *count_out = static_cast<std::int64_t>(inclusive);
+  }
+};
+
 /// One selection pass, sized or run (two-phase); n == 0 writes a zero count.
 template <class V, class T, class Keep, class Out>
 cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep keep, Out* out,
@@ -110,12 +150,27 @@ cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep
     }
     return cudaMemsetAsync(count_out, 0, sizeof(std::int64_t), stream);
   }
+  // The size query answers for both paths, so it may be asked with any pointers.
+  const bool in_place = d_temp != nullptr && static_cast<const void*>(in) == static_cast<const void*>(out);
   auto run = [&](auto offset_tag) {
     using Offset = decltype(offset_tag);
-    using acc = select_value<Offset, V>;
-    return dispatch_scan<acc, false>(d_temp, temp_bytes, select_loader<Offset, V, T, Keep>{in, keep},
-                                     select_storer<Offset, V, Out>{out, n, count_out, base}, nullptr, n, select_op{},
-                                     scan_mode<acc>{false, false, acc{}}, stream, options);
+    if constexpr (!std::is_same_v<V, no_value>) {
+      if (d_temp == nullptr) {
+        using acc = select_value<Offset, V>;
+        temp_bytes = std::max({scan_temp_bytes<acc>(n, options.strategy), scan_temp_bytes<Offset>(n, options.strategy),
+                               std::size_t(1)});
+        return cudaSuccess;
+      }
+      if (in_place) {
+        using acc = select_value<Offset, V>;
+        return dispatch_scan<acc, false>(d_temp, temp_bytes, select_loader<Offset, V, T, Keep>{in, keep},
+                                         select_storer<Offset, V, Out>{out, n, count_out, base}, nullptr, n,
+                                         select_op{}, scan_mode<acc>{false, false, acc{}}, stream, options);
+      }
+    }
+    return dispatch_scan<Offset, false>(d_temp, temp_bytes, count_loader<Offset, T, Keep>{in, keep},
+                                        reread_storer<Offset, V, T, Keep, Out>{in, keep, out, n, count_out, base},
+                                        nullptr, n, sum{}, scan_mode<Offset>{false, false, Offset(0)}, stream, options);
   };
   return n <= static_cast<std::int64_t>(UINT32_MAX) ? run(std::uint32_t{}) : run(std::uint64_t{});
 }
