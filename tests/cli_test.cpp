@@ -8,7 +8,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 #include "array_io.hpp"
+#include "dtype.hpp"
 #include "parascan/device_info.hpp"
 
 namespace fs = std::filesystem;
@@ -27,10 +29,10 @@ class cli : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir); }
   result run(const std::string& args) { return run_with_env("", args); }
-  result run_with_env(const std::string& env, const std::string& args) {
+  result compact(const std::string& args) { return run_with_env("", args, PARASCAN_COMPACT_EXE); }
+  result run_with_env(const std::string& env, const std::string& args, const std::string& exe = PARASCAN_SCAN_EXE) {
     const auto out = (dir / "stdout").string(), err = (dir / "stderr").string();
-    const std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(PARASCAN_SCAN_EXE) + " " + args +
-                            " > " + out + " 2> " + err;
+    const std::string cmd = (env.empty() ? "" : "env " + env + " ") + exe + " " + args + " > " + out + " 2> " + err;
     const int status = std::system(cmd.c_str());
     auto slurp = [](const std::string& p) {
       std::ifstream f(p);
@@ -128,4 +130,48 @@ TEST_F(cli_gpu, coins_sum_matches_the_known_total) {
   const auto a = parascan::app::read_array(path("p.npy"), std::nullopt);
   ASSERT_EQ(a.count, 384 * 303);
   EXPECT_EQ(a.as<std::uint64_t>()[a.count - 1], 11269333u);
+}
+
+TEST_F(cli, compact_refuses_bad_rules_and_mismatched_flags) {
+  const std::vector<std::uint32_t> v = {1, 0, 2, 0, 3};
+  parascan::app::write_array(path("v.npy"), parascan::app::dtype::u32, v.data(), 5);
+  const std::vector<std::uint8_t> f = {1, 0, 1};
+  parascan::app::write_array(path("f.npy"), parascan::app::dtype::u8, f.data(), 3);
+  auto r = compact(path("v.npy") + " --flags " + path("f.npy") + " -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("holds 3 flags, but the input has 5 items"), std::string::npos) << r.err;
+  r = compact(path("v.npy") + " --keep gt:abc -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--keep gt: 'abc'"), std::string::npos) << r.err;
+  EXPECT_EQ(compact(path("v.npy") + " --keep median").code, 2);
+  EXPECT_EQ(compact("--type f32 --keep odd").code, 2);
+  EXPECT_EQ(compact("--indices --split").code, 2);
+  EXPECT_EQ(compact("--strategy recursive").code, 2);
+  EXPECT_FALSE(fs::exists(path("out.npy")));
+}
+
+TEST_F(cli_gpu, compact_keeps_splits_and_indexes) {
+  const std::vector<std::int32_t> v = {5, -1, 0, 7, 2, -3, 9};
+  parascan::app::write_array(path("v.npy"), parascan::app::dtype::i32, v.data(), 7);
+  auto r = compact(path("v.npy") + " --keep gt:1 --validate -o " + path("kept.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("kept: 4"), std::string::npos) << r.out;
+  auto a = parascan::app::read_array(path("kept.npy"), std::nullopt);
+  ASSERT_EQ(a.count, 4);
+  EXPECT_EQ(std::vector<std::int32_t>(a.as<std::int32_t>(), a.as<std::int32_t>() + 4), (std::vector<std::int32_t>{5, 7, 2, 9}));
+  r = compact(path("v.npy") + " --keep gt:1 --split --validate -o " + path("split.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("second part starts at 4"), std::string::npos) << r.out;
+  a = parascan::app::read_array(path("split.npy"), std::nullopt);
+  EXPECT_EQ(std::vector<std::int32_t>(a.as<std::int32_t>(), a.as<std::int32_t>() + 7),
+            (std::vector<std::int32_t>{5, 7, 2, 9, -1, 0, -3}));
+  r = compact(path("v.npy") + " --keep odd --indices --validate -o " + path("idx.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  a = parascan::app::read_array(path("idx.npy"), std::nullopt);
+  EXPECT_EQ(a.type, parascan::app::dtype::i64);
+  EXPECT_EQ(std::vector<std::int64_t>(a.as<std::int64_t>(), a.as<std::int64_t>() + a.count),
+            (std::vector<std::int64_t>{0, 1, 3, 5, 6}));
+  r = compact("--n 1000003 --repeat 2");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation: PASS"), std::string::npos);
 }

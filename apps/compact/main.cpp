@@ -73,10 +73,7 @@ int run(const compact_args& a, const host_array* file, const host_array* flags_f
   }
   const std::int64_t n = static_cast<std::int64_t>(h_in.size());
   std::vector<F> h_flags;
-  if (flags_file) {
-    if (flags_file->count != n)
-      throw input_error(a.flags + ": holds " + std::to_string(flags_file->count) + " flags, but the input has " +
-                        std::to_string(n) + " items");
+  if (flags_file) {  // lengths were checked before the GPU was touched
     h_flags.assign(flags_file->as<F>(), flags_file->as<F>() + n);
   }
   const bool flagged = flags_file != nullptr;
@@ -220,6 +217,9 @@ int main(int argc, char** argv) {
       if (!file) throw input_error("--flags needs an input file of the same length");
       flags = read_array(a.flags, dtype::u8, false);  // raw flags are bytes; .npy flags may be any integer type
       if (is_float(flags->type)) throw input_error(a.flags + ": flags must be integers, not " + std::string(to_string(flags->type)));
+      if (flags->count != file->count)
+        throw input_error(a.flags + ": holds " + std::to_string(flags->count) + " flags, but the input has " +
+                          std::to_string(file->count) + " items");
     }
     const dtype t = file ? file->type : type.value_or(dtype::u32);
     visit_dtype(t, [&](auto tag) { parse_keep<typename decltype(tag)::type>(a.keep); return 0; });  // bad rules: exit 2 before the GPU

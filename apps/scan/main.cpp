@@ -46,10 +46,7 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
     h_in = validation::make_input<In, Op>(a.n, validation::distribution::random, a.seed);
   }
   std::vector<std::uint8_t> h_heads;
-  if (heads_file) {
-    if (heads_file->count != static_cast<std::int64_t>(h_in.size()))
-      throw input_error(a.segments + ": holds " + std::to_string(heads_file->count) + " head flags, but the input has " +
-                        std::to_string(h_in.size()) + " items");
+  if (heads_file) {  // lengths were checked before the GPU was touched
     h_heads.assign(heads_file->as<std::uint8_t>(), heads_file->as<std::uint8_t>() + heads_file->count);
   }
   const std::int64_t n = static_cast<std::int64_t>(h_in.size());
@@ -186,6 +183,9 @@ int main(int argc, char** argv) {
     if (!a.segments.empty()) {
       heads = read_array(a.segments, dtype::u8);
       if (!file) throw input_error("--segments needs an input file of the same length");
+      if (heads->count != file->count)
+        throw input_error(a.segments + ": holds " + std::to_string(heads->count) + " head flags, but the input has " +
+                          std::to_string(file->count) + " items");
     }
     if (!a.segments.empty() && options.strategy == device_strategy::recursive)
       throw input_error("--segments: the recursive strategy does not support segmented scans (use reduce_then_scan or single_pass)");
