@@ -4,10 +4,7 @@
 # CUB and the CPU, then a scan of 2^24 random u32 beside CUB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
-build=${PARASCAN_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" -j "$(nproc)"
+source scripts/build.sh
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "run: built everything, but there is NO GPU on this machine: the tools need a CUDA device to run."
   echo "run: on a machine with a GPU, this script runs: $build/bin/scan data/coins_u8.npy --acc u64 --inclusive --validate"

@@ -137,19 +137,23 @@ struct reread_storer {
   }
 };
 
+/// n == 0: the size query gets one byte; the run writes a zero count or total.
+inline cudaError_t empty_result(void* d_temp, std::size_t& temp_bytes, void* d_result, std::size_t result_bytes,
+                                cudaStream_t stream) {
+  if (d_temp == nullptr) {
+    temp_bytes = 1;
+    return cudaSuccess;
+  }
+  return cudaMemsetAsync(d_result, 0, result_bytes, stream);
+}
+
 /// One selection pass, sized or run (two-phase); n == 0 writes a zero count.
 template <class V, class T, class Keep, class Out>
 cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep keep, Out* out,
                         std::int64_t* count_out, const std::int64_t* base, std::int64_t n, cudaStream_t stream,
                         scan_options options) {
   if (options.strategy == device_strategy::recursive) return cudaErrorNotSupported;
-  if (n == 0) {
-    if (d_temp == nullptr) {
-      temp_bytes = 1;
-      return cudaSuccess;
-    }
-    return cudaMemsetAsync(count_out, 0, sizeof(std::int64_t), stream);
-  }
+  if (n == 0) return empty_result(d_temp, temp_bytes, count_out, sizeof(std::int64_t), stream);
   // The size query answers for both paths, so it may be asked with any pointers.
   const bool in_place = d_temp != nullptr && static_cast<const void*>(in) == static_cast<const void*>(out);
   auto run = [&](auto offset_tag) {
@@ -274,13 +278,7 @@ template <class Count, class Offset>
 cudaError_t expand_offsets(void* d_temp, std::size_t& temp_bytes, const Count* d_counts, Offset* d_offsets,
                            Offset* d_total, std::int64_t n, cudaStream_t stream, scan_options options) {
   if (options.strategy == device_strategy::recursive) return cudaErrorNotSupported;
-  if (n == 0) {
-    if (d_temp == nullptr) {
-      temp_bytes = 1;
-      return cudaSuccess;
-    }
-    return cudaMemsetAsync(d_total, 0, sizeof(Offset), stream);
-  }
+  if (n == 0) return device::empty_result(d_temp, temp_bytes, d_total, sizeof(Offset), stream);
   return device::dispatch_scan<Offset, false>(d_temp, temp_bytes, device::pointer_loader<Count, Offset>{d_counts},
                                               device::offsets_storer<Count, Offset>{d_offsets, d_total, d_counts, n},
                                               nullptr, n, sum{}, device::scan_mode<Offset>{true, true, Offset(0)}, stream,
