@@ -7,7 +7,9 @@
 //   overwritten, so there the accumulator carries (count, value, keep) — the operator adds the counts
 //   and keeps the right-hand value, which is associative — and values travel in registers from load to
 //   store: a tile writes only at or before positions every earlier tile has already loaded.
-//   Traffic: read n (+ flags), write the kept items.
+//   Traffic: read n (+ flags), write the kept items. Those are the reduce_then_scan paths; the default
+//   single-pass path has its own kernel (select_tiles_kernel below) that compacts each tile in shared
+//   memory and writes it coalesced, as CUB's DeviceSelect does.
 // partition: select the kept items, then select the rest behind them (the start is read on the device
 //   from the first pass's count): read 2n, write n.
 // expand: offsets = exclusive sum of counts (+ the total); owners = scatter i to its first slot, then
@@ -137,6 +139,95 @@ struct reread_storer {
   }
 };
 
+/// Single-pass selection of values (the default path): per tile, values stay in registers from load
+/// to store; each thread counts its kept items; a block scan and the decoupled look-back over the
+/// counts give each kept item its position; kept items are compacted into shared memory in order and
+/// written out coalesced. Safe in place: a tile writes only below the end of its own input, after
+/// loading it, and every earlier tile has loaded before any later tile learns its prefix.
+template <class Policy, class V, class Offset, class T, class Keep>
+__global__ void __launch_bounds__(Policy::block_threads)
+    select_tiles_kernel(const T* in, Keep keep, V* out, std::int64_t n, std::int64_t* count_out,
+                        const std::int64_t* base, tile_status<Offset> status, unsigned long long* tile_counter) {
+  constexpr int threads = Policy::block_threads, ipt = Policy::items_per_thread, tile_items = Policy::tile_items;
+  using exchange = block::block_exchange<V, threads, ipt>;
+  using counts_scan = block::block_scan<block_algorithm::warp_shuffle, Offset, threads>;
+  __shared__ typename exchange::storage staged;
+  __shared__ typename counts_scan::storage scan_storage;
+  __shared__ Offset tile_prefix;
+  __shared__ std::int64_t tile_id;
+  if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+  __syncthreads();
+  const std::int64_t tile = tile_id, first = tile * tile_items;
+  const int valid = static_cast<int>(n - first < tile_items ? n - first : tile_items);
+
+  // 1. Values to registers (coalesced load, blocked arrangement), and which of them to keep.
+  V v[ipt];
+  const pointer_loader<V, V> load{reinterpret_cast<const V*>(in)};
+  if (valid == tile_items) exchange::template load<true>(staged, load, first, valid, v);
+  else exchange::template load<false>(staged, load, first, valid, v);
+  bool k[ipt];
+  Offset count = 0;
+#pragma unroll
+  for (int i = 0; i < ipt; ++i) {
+    const int local = static_cast<int>(threadIdx.x) * ipt + i;
+    T x;
+    memcpy(&x, &v[i], sizeof(T));
+    k[i] = local < valid && keep(first + local, x);
+    count += k[i] ? 1 : 0;
+  }
+  // 2. Positions within the tile, and the tile's count.
+  Offset before = 0, inclusive, aggregate;
+  counts_scan::scan(scan_storage, count, sum{}, threads, before, inclusive, aggregate);
+  if (threadIdx.x == 0) before = 0;
+  // 3. The tile's position in the output (decoupled look-back over the counts).
+  Offset prefix = 0;
+  if (tile == 0) {
+    if (threadIdx.x == 0) status.publish(0, state_prefix, aggregate);
+  } else {
+    if (threadIdx.x < warp::warp_threads) {
+      const Offset p = look_back(status, tile, aggregate, sum{});
+      if (threadIdx.x == 0) tile_prefix = p;
+    }
+    __syncthreads();
+    prefix = tile_prefix;
+  }
+  // 4. Compact the kept values in shared memory, in order, then write them out coalesced.
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < ipt; ++i) {
+    if (k[i]) staged[block::padded_index(static_cast<int>(before))] = v[i];
+    before += k[i] ? 1 : 0;
+  }
+  __syncthreads();
+  const std::int64_t out_first = (base ? *base : 0) + static_cast<std::int64_t>(prefix);
+  for (int j = threadIdx.x; j < static_cast<int>(aggregate); j += threads) out[out_first + j] = staged[block::padded_index(j)];
+  if (tile == static_cast<std::int64_t>(gridDim.x) - 1 && threadIdx.x == 0)
+    *count_out = static_cast<std::int64_t>(prefix) + static_cast<std::int64_t>(aggregate);
+}
+
+template <class V, class Offset>
+std::size_t select_single_pass_bytes(std::int64_t n) {
+  const std::int64_t tiles = tiles_for<V>(n);
+  return align_up(tile_status<Offset>::bytes(tiles)) + align_up(sizeof(unsigned long long));
+}
+
+template <class V, class Offset, class T, class Keep>
+cudaError_t select_single_pass(void* d_temp, const T* in, Keep keep, V* out, std::int64_t* count_out,
+                               const std::int64_t* base, std::int64_t n, cudaStream_t stream, bool sync) {
+  using policy = scan_policy<V>;
+  const std::int64_t tiles = tiles_for<V>(n);
+  if (tiles > INT_MAX) return cudaErrorInvalidValue;
+  auto status = tile_status<Offset>::carve(d_temp, tiles);
+  auto* counter = reinterpret_cast<unsigned long long*>(static_cast<char*>(d_temp) + align_up(tile_status<Offset>::bytes(tiles)));
+  init_status_kernel<Offset><<<static_cast<unsigned>((tiles + helper_threads - 1) / helper_threads), helper_threads, 0, stream>>>(
+      status, tiles, counter);
+  cudaError_t e = check_launch(stream, sync);
+  if (e != cudaSuccess) return e;
+  select_tiles_kernel<policy, V, Offset><<<static_cast<unsigned>(tiles), policy::block_threads, 0, stream>>>(
+      in, keep, out, n, count_out, base, status, counter);
+  return check_launch(stream, sync);
+}
+
 /// n == 0: the size query gets one byte; the run writes a zero count or total.
 inline cudaError_t empty_result(void* d_temp, std::size_t& temp_bytes, void* d_result, std::size_t result_bytes,
                                 cudaStream_t stream) {
@@ -159,6 +250,15 @@ cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep
   auto run = [&](auto offset_tag) {
     using Offset = decltype(offset_tag);
     if constexpr (!std::is_same_v<V, no_value>) {
+      if (options.strategy == device_strategy::single_pass) {
+        const std::size_t need = select_single_pass_bytes<V, Offset>(n);
+        if (d_temp == nullptr) {
+          temp_bytes = need;
+          return cudaSuccess;
+        }
+        if (temp_bytes < need) return cudaErrorInvalidValue;
+        return select_single_pass<V, Offset>(d_temp, in, keep, out, count_out, base, n, stream, options.debug_synchronous);
+      }
       if (d_temp == nullptr) {
         using acc = select_value<Offset, V>;
         temp_bytes = std::max({scan_temp_bytes<acc>(n, options.strategy), scan_temp_bytes<Offset>(n, options.strategy),
