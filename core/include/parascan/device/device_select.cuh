@@ -8,8 +8,8 @@
 //   and keeps the right-hand value, which is associative — and values travel in registers from load to
 //   store: a tile writes only at or before positions every earlier tile has already loaded.
 //   Traffic: read n (+ flags), write the kept items. Those are the reduce_then_scan paths; the default
-//   single-pass path has its own kernel (select_tiles_kernel below) that compacts each tile in shared
-//   memory and writes it coalesced, as CUB's DeviceSelect does.
+//   single-pass path has its own kernel (select_tiles_kernel below): values stay in registers, ranks
+//   come from warp ballots, and each warp writes contiguous runs.
 // partition: select the kept items, then select the rest behind them (the start is read on the device
 //   from the first pass's count): read 2n, write n.
 // expand: offsets = exclusive sum of counts (+ the total); owners = scatter i to its first slot, then
@@ -139,68 +139,85 @@ struct reread_storer {
   }
 };
 
-/// Single-pass selection of values (the default path): per tile, values stay in registers from load
-/// to store; each thread counts its kept items; a block scan and the decoupled look-back over the
-/// counts give each kept item its position; kept items are compacted into shared memory in order and
-/// written out coalesced. Safe in place: a tile writes only below the end of its own input, after
-/// loading it, and every earlier tile has loaded before any later tile learns its prefix.
+/// Single-pass selection of values (the default path). A tile is `rows` rows of block_threads items;
+/// thread t holds item r·block_threads + t of each row r in registers (coalesced loads, no shared
+/// memory transpose: selection needs ranks, not a blocked arrangement).
+///   1. load all rows, then each warp ballots its keep bits per row: a row-segment of 32 items
+///   2. the rows × warps segment counts, in item order, are scanned by the block: each segment's start
+///   3. the tile's start in the output comes from the decoupled look-back over the tile counts
+///   4. each kept item goes to start + segment start + popc(lower lanes' bits): a warp writes one
+///      contiguous run per row
+/// Safe in place: a tile writes only after all its threads have loaded (block barriers separate the
+/// two), at positions below the end of its own input; earlier tiles have loaded before any later tile
+/// learns its prefix.
 template <class Policy, class V, class Offset, class T, class Keep>
 __global__ void __launch_bounds__(Policy::block_threads)
     select_tiles_kernel(const T* in, Keep keep, V* out, std::int64_t n, std::int64_t* count_out,
                         const std::int64_t* base, tile_status<Offset> status, unsigned long long* tile_counter) {
-  constexpr int threads = Policy::block_threads, ipt = Policy::items_per_thread, tile_items = Policy::tile_items;
-  using exchange = block::block_exchange<V, threads, ipt>;
+  constexpr int threads = Policy::block_threads, rows = Policy::items_per_thread, tile_items = Policy::tile_items;
+  constexpr int warps = threads / warp::warp_threads, segments = rows * warps;
+  static_assert(segments <= threads, "one segment count per thread");
   using counts_scan = block::block_scan<block_algorithm::warp_shuffle, Offset, threads>;
-  __shared__ typename exchange::storage staged;
   __shared__ typename counts_scan::storage scan_storage;
+  __shared__ Offset segment_start[segments];
   __shared__ Offset tile_prefix;
   __shared__ std::int64_t tile_id;
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t tile = tile_id, first = tile * tile_items;
   const int valid = static_cast<int>(n - first < tile_items ? n - first : tile_items);
+  const bool full = valid == tile_items;
+  const int lane = threadIdx.x % warp::warp_threads, w = threadIdx.x / warp::warp_threads;
 
-  // 1. Values to registers (coalesced load, blocked arrangement), and which of them to keep.
-  V v[ipt];
-  const pointer_loader<V, V> load{reinterpret_cast<const V*>(in)};
-  if (valid == tile_items) exchange::template load<true>(staged, load, first, valid, v);
-  else exchange::template load<false>(staged, load, first, valid, v);
-  bool k[ipt];
-  Offset count = 0;
+  // 1. Rows to registers, then the keep bits of every row-segment.
+  const V* values = reinterpret_cast<const V*>(in);
+  V v[rows];
+  unsigned bits[rows];
 #pragma unroll
-  for (int i = 0; i < ipt; ++i) {
-    const int local = static_cast<int>(threadIdx.x) * ipt + i;
-    T x;
-    memcpy(&x, &v[i], sizeof(T));
-    k[i] = local < valid && keep(first + local, x);
-    count += k[i] ? 1 : 0;
+  for (int r = 0; r < rows; ++r) {
+    const int local = r * threads + static_cast<int>(threadIdx.x);
+    if (full || local < valid) v[r] = values[first + local];
   }
-  // 2. Positions within the tile, and the tile's count.
+#pragma unroll
+  for (int r = 0; r < rows; ++r) {
+    const int local = r * threads + static_cast<int>(threadIdx.x);
+    bool k = false;
+    if (full || local < valid) {
+      T x;
+      memcpy(&x, &v[r], sizeof(T));
+      k = keep(first + local, x);
+    }
+    bits[r] = __ballot_sync(warp::full_mask, k);
+  }
+  if (lane == 0) {
+#pragma unroll
+    for (int r = 0; r < rows; ++r) segment_start[r * warps + w] = static_cast<Offset>(__popc(bits[r]));
+  }
+  __syncthreads();
+  // 2. Segment starts within the tile, and the tile's count.
+  const Offset count = threadIdx.x < segments ? segment_start[threadIdx.x] : Offset(0);
   Offset before = 0, inclusive, aggregate;
-  counts_scan::scan(scan_storage, count, sum{}, threads, before, inclusive, aggregate);
+  counts_scan::scan(scan_storage, count, sum{}, threads, before, inclusive, aggregate);  // ends with a barrier
   if (threadIdx.x == 0) before = 0;
-  // 3. The tile's position in the output (decoupled look-back over the counts).
+  if (threadIdx.x < segments) segment_start[threadIdx.x] = before;
+  // 3. The tile's start in the output.
   Offset prefix = 0;
   if (tile == 0) {
     if (threadIdx.x == 0) status.publish(0, state_prefix, aggregate);
-  } else {
-    if (threadIdx.x < warp::warp_threads) {
-      const Offset p = look_back(status, tile, aggregate, sum{});
-      if (threadIdx.x == 0) tile_prefix = p;
-    }
-    __syncthreads();
-    prefix = tile_prefix;
-  }
-  // 4. Compact the kept values in shared memory, in order, then write them out coalesced.
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < ipt; ++i) {
-    if (k[i]) staged[block::padded_index(static_cast<int>(before))] = v[i];
-    before += k[i] ? 1 : 0;
+  } else if (threadIdx.x < warp::warp_threads) {
+    const Offset p = look_back(status, tile, aggregate, sum{});
+    if (threadIdx.x == 0) tile_prefix = p;
   }
   __syncthreads();
+  if (tile > 0) prefix = tile_prefix;
+  // 4. Scatter the kept items straight from registers.
   const std::int64_t out_first = (base ? *base : 0) + static_cast<std::int64_t>(prefix);
-  for (int j = threadIdx.x; j < static_cast<int>(aggregate); j += threads) out[out_first + j] = staged[block::padded_index(j)];
+  const unsigned lower = (1u << lane) - 1u;
+#pragma unroll
+  for (int r = 0; r < rows; ++r) {
+    if ((bits[r] >> lane) & 1u)
+      out[out_first + static_cast<std::int64_t>(segment_start[r * warps + w]) + __popc(bits[r] & lower)] = v[r];
+  }
   if (tile == static_cast<std::int64_t>(gridDim.x) - 1 && threadIdx.x == 0)
     *count_out = static_cast<std::int64_t>(prefix) + static_cast<std::int64_t>(aggregate);
 }
