@@ -118,7 +118,7 @@ template <class T>
 void run_select_case(const matrix_options& m, tally& t, bool quiet) {
   using validation::select_mode;
   const std::string type = std::string(to_string(dtype_of<T>()));
-  std::vector<std::int64_t> sizes = {0, 1, 31, 32, 33, 1023, 1024, 1025, 2047, 2048, 2049, 4097, 1337};
+  std::vector<std::int64_t> sizes = {0, 1, 31, 32, 33, 1023, 1024, 1025, 2047, 2048, 2049, 4097, 8191, 8193, 1337};
   if (!m.quick) sizes.push_back((std::int64_t(1) << 20) + 7);
   std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(type + " select"));
   for (auto mode : {select_mode::select_flagged, select_mode::select_if, select_mode::select_in_place, select_mode::split_flagged,

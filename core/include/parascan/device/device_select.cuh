@@ -222,17 +222,22 @@ __global__ void __launch_bounds__(Policy::block_threads)
     *count_out = static_cast<std::int64_t>(prefix) + static_cast<std::int64_t>(aggregate);
 }
 
+template <class V>
+std::int64_t select_tiles_for(std::int64_t n) {
+  return (n + select_policy<V>::tile_items - 1) / select_policy<V>::tile_items;
+}
+
 template <class V, class Offset>
 std::size_t select_single_pass_bytes(std::int64_t n) {
-  const std::int64_t tiles = tiles_for<V>(n);
+  const std::int64_t tiles = select_tiles_for<V>(n);
   return align_up(tile_status<Offset>::bytes(tiles)) + align_up(sizeof(unsigned long long));
 }
 
 template <class V, class Offset, class T, class Keep>
 cudaError_t select_single_pass(void* d_temp, const T* in, Keep keep, V* out, std::int64_t* count_out,
                                const std::int64_t* base, std::int64_t n, cudaStream_t stream, bool sync) {
-  using policy = scan_policy<V>;
-  const std::int64_t tiles = tiles_for<V>(n);
+  using policy = select_policy<V>;
+  const std::int64_t tiles = select_tiles_for<V>(n);
   if (tiles > INT_MAX) return cudaErrorInvalidValue;
   auto status = tile_status<Offset>::carve(d_temp, tiles);
   auto* counter = reinterpret_cast<unsigned long long*>(static_cast<char*>(d_temp) + align_up(tile_status<Offset>::bytes(tiles)));

@@ -18,6 +18,11 @@ struct scan_policy_t {
 template <class Acc>
 using scan_policy = scan_policy_t<256, (sizeof(Acc) <= 4 ? 16 : sizeof(Acc) <= 8 ? 8 : 4)>;
 
+/// Single-pass selection keeps values in registers and needs no shared-memory tile, so it can hold
+/// twice the items per thread (more loads in flight per SM). Rows × warps must not exceed the threads.
+template <class V>
+using select_policy = scan_policy_t<256, (sizeof(V) <= 4 ? 32 : 16)>;
+
 /// Threads of the small helper kernels (status initialisation).
 inline constexpr int helper_threads = 256;
 
