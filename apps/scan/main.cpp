@@ -60,26 +60,8 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
   const std::uint8_t* heads = segmented ? d_heads.data() : nullptr;
 
   // Time parascan and CUB in the same process, each with its temporary storage allocated once.
-  auto ours = [&](void* t, std::size_t& b) {
-    if constexpr (has_segmented_scan<In, Out, Op>) {
-      if (segmented)
-        return exclusive ? segmented_exclusive_scan(t, b, d_in.data(), heads, d_out.data(), n, op, spec.init, 0, options)
-                         : segmented_inclusive_scan(t, b, d_in.data(), heads, d_out.data(), n, op, 0, options);
-    }
-    if (exclusive) return exclusive_scan(t, b, d_in.data(), d_out.data(), n, op, spec.init, 0, options);
-    return spec.has_init ? inclusive_scan_init(t, b, d_in.data(), d_out.data(), n, op, spec.init, 0, options)
-                         : inclusive_scan(t, b, d_in.data(), d_out.data(), n, op, 0, options);
-  };
-  auto cub = [&](void* t, std::size_t& b) {
-    if constexpr (has_segmented_scan<In, Out, Op>) {
-      if (segmented)
-        return exclusive ? validation::cub_segmented_exclusive_scan(t, b, d_in.data(), heads, d_cub_out.data(), n, op, spec.init)
-                         : validation::cub_segmented_inclusive_scan(t, b, d_in.data(), heads, d_cub_out.data(), n, op);
-    }
-    if (exclusive) return validation::cub_exclusive_scan(t, b, d_in.data(), d_cub_out.data(), n, op, spec.init);
-    return spec.has_init ? validation::cub_inclusive_scan_init(t, b, d_in.data(), d_cub_out.data(), n, op, spec.init)
-                         : validation::cub_inclusive_scan(t, b, d_in.data(), d_cub_out.data(), n, op);
-  };
+  auto ours = validation::parascan_scan_call(d_in.data(), heads, d_out.data(), n, op, spec, options);
+  auto cub = validation::cub_scan_call(d_in.data(), heads, d_cub_out.data(), n, op, spec);
   std::size_t our_bytes = 0, cub_bytes = 0;
   PARASCAN_CUDA_CHECK(ours(nullptr, our_bytes));
   PARASCAN_CUDA_CHECK(cub(nullptr, cub_bytes));

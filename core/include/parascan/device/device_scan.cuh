@@ -24,12 +24,30 @@ std::int64_t tiles_for(std::int64_t n) {
   return (n + scan_policy<Acc>::tile_items - 1) / scan_policy<Acc>::tile_items;
 }
 
+/// The single-pass look-back's temporary storage for `tiles` tiles: the tile status array, then the
+/// counter that hands out tile ids in launch order. One layout for every single-pass kernel.
+template <class Acc>
+struct look_back_storage {
+  tile_status<Acc> status;
+  unsigned long long* counter;
+
+  static std::size_t bytes(std::int64_t tiles) {
+    return align_up(tile_status<Acc>::bytes(tiles)) + align_up(sizeof(unsigned long long));
+  }
+  static look_back_storage carve(void* temp, std::int64_t tiles) {
+    return {tile_status<Acc>::carve(temp, tiles),
+            reinterpret_cast<unsigned long long*>(static_cast<char*>(temp) + align_up(tile_status<Acc>::bytes(tiles)))};
+  }
+  /// Enqueue the reset of every status to invalid and of the counter to 0.
+  cudaError_t init(std::int64_t tiles, cudaStream_t stream, bool synchronous) const;
+};
+
 /// Temporary bytes a scan of n items needs under strategy s (0 for n == 0).
 template <class Acc>
 std::size_t scan_temp_bytes(std::int64_t n, device_strategy s) {
   if (n <= 0) return 0;
   const std::int64_t tiles = tiles_for<Acc>(n);
-  if (s == device_strategy::single_pass) return align_up(tile_status<Acc>::bytes(tiles)) + align_up(sizeof(unsigned long long));
+  if (s == device_strategy::single_pass) return look_back_storage<Acc>::bytes(tiles);
   if (tiles == 1) return 0;
   return align_up(static_cast<std::size_t>(tiles) * sizeof(Acc)) + scan_temp_bytes<Acc>(tiles, s);
 }
@@ -38,6 +56,13 @@ inline cudaError_t check_launch(cudaStream_t stream, bool synchronous) {
   cudaError_t e = cudaPeekAtLastError();
   if (e == cudaSuccess && synchronous) e = cudaStreamSynchronize(stream);
   return e;
+}
+
+template <class Acc>
+cudaError_t look_back_storage<Acc>::init(std::int64_t tiles, cudaStream_t stream, bool synchronous) const {
+  const unsigned grid = static_cast<unsigned>((tiles + helper_threads - 1) / helper_threads);
+  init_status_kernel<Acc><<<grid, helper_threads, 0, stream>>>(status, tiles, counter);
+  return check_launch(stream, synchronous);
 }
 
 /// AllAlgorithms = false compiles only the default block algorithm (warp_shuffle), for the primitives
@@ -56,13 +81,10 @@ cudaError_t run_scan(char* temp, Loader load, Storer store, Acc* d_out_plain, st
   cudaError_t e;
 
   if (options.strategy == device_strategy::single_pass) {
-    auto status = tile_status<Acc>::carve(temp, tiles);
-    auto* counter = reinterpret_cast<unsigned long long*>(temp + align_up(tile_status<Acc>::bytes(tiles)));
-    const unsigned init_grid = static_cast<unsigned>((tiles + helper_threads - 1) / helper_threads);
-    init_status_kernel<Acc><<<init_grid, helper_threads, 0, stream>>>(status, tiles, counter);
-    if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
-    scan_tiles_kernel<policy, Alg, prefix_source::look_back, Acc>
-        <<<grid, policy::block_threads, 0, stream>>>(load, store, n, op, mode, nullptr, nullptr, status, counter);
+    const auto storage = look_back_storage<Acc>::carve(temp, tiles);
+    if ((e = storage.init(tiles, stream, sync)) != cudaSuccess) return e;
+    scan_tiles_kernel<policy, Alg, prefix_source::look_back, Acc><<<grid, policy::block_threads, 0, stream>>>(
+        load, store, n, op, mode, nullptr, nullptr, storage.status, storage.counter);
     return check_launch(stream, sync);
   }
 

@@ -65,24 +65,18 @@ struct keep_by_flag {
   __device__ __forceinline__ bool operator()(std::int64_t i, const X&) const { return (flags[i] != 0) != negate; }
 };
 
+/// In-place selection (reduce_then_scan): each item's (1 if kept, its bits, keep).
 template <class Offset, class V, class T, class Keep>
 struct select_loader {
-  const T* in;  // null for the flag-only indices variant
+  const T* in;
   Keep keep;
   __device__ __forceinline__ select_value<Offset, V> operator()(std::int64_t i) const {
-    if constexpr (std::is_same_v<V, no_value>) {
-      T x{};
-      if (in) x = in[i];
-      const bool k = keep(i, x);
-      return {static_cast<Offset>(k ? 1 : 0), no_value{}, k};
-    } else {
-      const T x = in[i];
-      const bool k = keep(i, x);
-      V bits;
-      static_assert(sizeof(V) == sizeof(T), "values move as bits of the same size");
-      memcpy(&bits, &x, sizeof(T));
-      return {static_cast<Offset>(k ? 1 : 0), bits, k};
-    }
+    static_assert(sizeof(V) == sizeof(T), "values move as bits of the same size");
+    const T x = in[i];
+    const bool k = keep(i, x);
+    V bits;
+    memcpy(&bits, &x, sizeof(T));
+    return {static_cast<Offset>(k ? 1 : 0), bits, k};
   }
 };
 
@@ -94,9 +88,7 @@ struct select_storer {
   const std::int64_t* base;    // null, or the device count of a previous pass to write behind
   __device__ __forceinline__ void operator()(std::int64_t i, const select_value<Offset, V>& v) const {
     if (v.keep) {
-      const std::int64_t at = (base ? *base : 0) + static_cast<std::int64_t>(v.count) - 1;
-      if constexpr (std::is_same_v<V, no_value>) out[at] = i;
-      else out[at] = v.value;
+      out[(base ? *base : 0) + static_cast<std::int64_t>(v.count) - 1] = v.value;
     }
     if (i == n - 1) *count_out = static_cast<std::int64_t>(v.count);
   }
@@ -227,11 +219,6 @@ std::int64_t select_tiles_for(std::int64_t n) {
   return (n + select_policy<V>::tile_items - 1) / select_policy<V>::tile_items;
 }
 
-template <class V, class Offset>
-std::size_t select_single_pass_bytes(std::int64_t n) {
-  const std::int64_t tiles = select_tiles_for<V>(n);
-  return align_up(tile_status<Offset>::bytes(tiles)) + align_up(sizeof(unsigned long long));
-}
 
 template <class V, class Offset, class T, class Keep>
 cudaError_t select_single_pass(void* d_temp, const T* in, Keep keep, V* out, std::int64_t* count_out,
@@ -239,14 +226,11 @@ cudaError_t select_single_pass(void* d_temp, const T* in, Keep keep, V* out, std
   using policy = select_policy<V>;
   const std::int64_t tiles = select_tiles_for<V>(n);
   if (tiles > INT_MAX) return cudaErrorInvalidValue;
-  auto status = tile_status<Offset>::carve(d_temp, tiles);
-  auto* counter = reinterpret_cast<unsigned long long*>(static_cast<char*>(d_temp) + align_up(tile_status<Offset>::bytes(tiles)));
-  init_status_kernel<Offset><<<static_cast<unsigned>((tiles + helper_threads - 1) / helper_threads), helper_threads, 0, stream>>>(
-      status, tiles, counter);
-  cudaError_t e = check_launch(stream, sync);
+  const auto storage = look_back_storage<Offset>::carve(d_temp, tiles);
+  const cudaError_t e = storage.init(tiles, stream, sync);
   if (e != cudaSuccess) return e;
   select_tiles_kernel<policy, V, Offset><<<static_cast<unsigned>(tiles), policy::block_threads, 0, stream>>>(
-      in, keep, out, n, count_out, base, status, counter);
+      in, keep, out, n, count_out, base, storage.status, storage.counter);
   return check_launch(stream, sync);
 }
 
@@ -273,7 +257,7 @@ cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep
     using Offset = decltype(offset_tag);
     if constexpr (!std::is_same_v<V, no_value>) {
       if (options.strategy == device_strategy::single_pass) {
-        const std::size_t need = select_single_pass_bytes<V, Offset>(n);
+        const std::size_t need = look_back_storage<Offset>::bytes(select_tiles_for<V>(n));
         if (d_temp == nullptr) {
           temp_bytes = need;
           return cudaSuccess;

@@ -36,45 +36,58 @@ void run_two_phase(Call&& call, cudaStream_t stream) {
   PARASCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-/// Run parascan's scan for `spec` and wait for it. Throws cuda_error on failure.
+/// The two-phase call (temp, bytes) → cudaError_t of parascan's scan for `spec` (plain or, with
+/// d_heads, segmented). The scan tool times it; run_parascan runs it once.
 template <class In, class Out, class Op>
-void run_parascan(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op,
-                  const scan_spec<Out>& spec, scan_options options, cudaStream_t stream = 0) {
-  auto call = [&](void* temp, std::size_t& bytes) -> cudaError_t {
+auto parascan_scan_call(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op,
+                        const scan_spec<Out>& spec, scan_options options, cudaStream_t stream = 0) {
+  return [=](void* temp, std::size_t& bytes) -> cudaError_t {
     if (d_heads) {
       if constexpr (has_segmented_scan<In, Out, Op>) {
         return spec.exclusive
                    ? segmented_exclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, spec.init, stream, options)
                    : segmented_inclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, stream, options);
       } else {
-        throw std::logic_error("run_parascan: this segmented scan is not instantiated");
+        throw std::logic_error("parascan_scan_call: this segmented scan is not instantiated");
       }
     }
     if (spec.exclusive) return exclusive_scan(temp, bytes, d_in, d_out, n, op, spec.init, stream, options);
     return spec.has_init ? inclusive_scan_init(temp, bytes, d_in, d_out, n, op, spec.init, stream, options)
                          : inclusive_scan(temp, bytes, d_in, d_out, n, op, stream, options);
   };
-  run_two_phase(call, stream);
 }
 
-/// The same through CUB.
+/// The same call through CUB.
 template <class In, class Out, class Op>
-void run_cub(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op, const scan_spec<Out>& spec,
-             cudaStream_t stream = 0) {
-  auto call = [&](void* temp, std::size_t& bytes) -> cudaError_t {
+auto cub_scan_call(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op,
+                   const scan_spec<Out>& spec, cudaStream_t stream = 0) {
+  return [=](void* temp, std::size_t& bytes) -> cudaError_t {
     if (d_heads) {
       if constexpr (has_segmented_scan<In, Out, Op>) {
         return spec.exclusive ? cub_segmented_exclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, spec.init, stream)
                               : cub_segmented_inclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, stream);
       } else {
-        throw std::logic_error("run_cub: this segmented scan is not instantiated");
+        throw std::logic_error("cub_scan_call: this segmented scan is not instantiated");
       }
     }
     if (spec.exclusive) return cub_exclusive_scan(temp, bytes, d_in, d_out, n, op, spec.init, stream);
     return spec.has_init ? cub_inclusive_scan_init(temp, bytes, d_in, d_out, n, op, spec.init, stream)
                          : cub_inclusive_scan(temp, bytes, d_in, d_out, n, op, stream);
   };
-  run_two_phase(call, stream);
+}
+
+/// Run parascan's scan for `spec` and wait for it. Throws cuda_error on failure.
+template <class In, class Out, class Op>
+void run_parascan(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op,
+                  const scan_spec<Out>& spec, scan_options options, cudaStream_t stream = 0) {
+  run_two_phase(parascan_scan_call(d_in, d_heads, d_out, n, op, spec, options, stream), stream);
+}
+
+/// The same through CUB.
+template <class In, class Out, class Op>
+void run_cub(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op, const scan_spec<Out>& spec,
+             cudaStream_t stream = 0) {
+  run_two_phase(cub_scan_call(d_in, d_heads, d_out, n, op, spec, stream), stream);
 }
 
 /// Device inputs uploaded once, CUB and the CPU reference computed once, then parascan checked under
