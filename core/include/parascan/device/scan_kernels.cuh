@@ -73,19 +73,27 @@ struct tile_scanner {
 /// Warp 0 of tile `tile` (> 0): wait for predecessors 32 at a time, newest first, until one with an
 /// inclusive prefix (P); combine in order; publish this tile's inclusive prefix. Returns the exclusive
 /// prefix in lane 0.
-template <class Acc, class Op>
+/// On large grids the warp first sleeps Policy::look_back_initial_ns after publishing its aggregate,
+/// and Policy::look_back_poll_ns between polls (as CUB's delay constructors do): polling at once
+/// mostly finds predecessors still invalid, and hundreds of warps spinning on the same few status
+/// lines slow down the very publishes they wait for (docs/performance.md, entry 7).
+template <class Policy, class Acc, class Op>
 __device__ Acc look_back(const tile_status<Acc>& status, std::int64_t tile, const Acc& aggregate, Op op) {
   const int lane = threadIdx.x % warp::warp_threads;
   if (lane == 0) status.publish(tile, state_aggregate, aggregate);
+  const bool delay = gridDim.x >= Policy::look_back_min_grid;
+  if (Policy::look_back_initial_ns > 0 && delay) __nanosleep(Policy::look_back_initial_ns);
   Acc prefix{};
   bool have = false;
   for (std::int64_t newest = tile - 1;; newest -= warp::warp_threads) {
     const std::int64_t pred = newest - lane;
     unsigned state = state_prefix;  // tiles before 0 never matter: tile 0 is always P
     Acc v{};
-    do {
+    while (true) {
       if (pred >= 0) status.read(pred, state, v);
-    } while (__any_sync(warp::full_mask, state == state_invalid));
+      if (!__any_sync(warp::full_mask, state == state_invalid)) break;
+      if (Policy::look_back_poll_ns > 0 && delay) __nanosleep(Policy::look_back_poll_ns);
+    }
     const unsigned prefix_lanes = __ballot_sync(warp::full_mask, state == state_prefix);
     const int last = prefix_lanes ? __ffs(prefix_lanes) - 1 : warp::warp_threads - 1;
     const Acc window = warp::reduce_newest_first(v, op, lane, last);
@@ -157,7 +165,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
       if (threadIdx.x == 0) status.publish(0, state_prefix, has_prefix ? op(prefix, aggregate) : aggregate);
     } else {
       if (threadIdx.x < warp::warp_threads) {
-        const Acc p = look_back(status, tile, aggregate, op);
+        const Acc p = look_back<Policy>(status, tile, aggregate, op);
         if (threadIdx.x == 0) s.tile_prefix = p;
       }
       __syncthreads();

@@ -8,20 +8,29 @@
 
 namespace parascan::device {
 
-template <int BlockThreads, int ItemsPerThread>
+/// The look-back's delays (single pass only): a sleep after publishing the tile aggregate and
+/// between polls, in ns, on grids of at least look_back_min_grid tiles (smaller grids finish in a
+/// few microseconds, where a sleep is pure latency).
+template <int BlockThreads, int ItemsPerThread, int LookBackInitialNs = 0, int LookBackPollNs = 0>
 struct scan_policy_t {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
   static constexpr int tile_items = BlockThreads * ItemsPerThread;
+  static constexpr int look_back_initial_ns = LookBackInitialNs;
+  static constexpr int look_back_poll_ns = LookBackPollNs;
+  static constexpr unsigned look_back_min_grid = 512;
 };
 
+/// Look-back delays measured on the H100 (docs/performance.md, entry 7): a 2 µs sleep before the first
+/// poll and 100 ns between polls took the u32 single-pass scan at 2^28 from 1.014 to 0.907 ms.
 template <class Acc>
-using scan_policy = scan_policy_t<256, (sizeof(Acc) <= 4 ? 16 : sizeof(Acc) <= 8 ? 8 : 4)>;
+using scan_policy = scan_policy_t<256, (sizeof(Acc) <= 4 ? 16 : sizeof(Acc) <= 8 ? 8 : 4), 2000, 100>;
 
-/// Single-pass selection keeps values in registers and needs no shared-memory tile, so it can hold
-/// twice the items per thread (more loads in flight per SM). Rows × warps must not exceed the threads.
+/// Single-pass selection keeps values in registers and needs no shared-memory tile. 384 × 16 with a
+/// 1.15 µs initial sleep was the fastest of the measured shapes for 4-byte values (u32 at 2^28:
+/// 0.759 ms, against 1.012 for 256 × 32 without delays). Rows × warps must not exceed the threads.
 template <class V>
-using select_policy = scan_policy_t<256, (sizeof(V) <= 4 ? 32 : 16)>;
+using select_policy = scan_policy_t<384, (sizeof(V) <= 4 ? 16 : 8), 1150, 76>;
 
 /// Threads of the small helper kernels (status initialisation).
 inline constexpr int helper_threads = 256;

@@ -2,6 +2,8 @@
 // (tests do, for their own non-commutative operator).
 #pragma once
 #include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
+#include <type_traits>
 #include <thrust/iterator/transform_iterator.h>
 #include "parascan/validation/cub_scan.hpp"
 
@@ -13,8 +15,20 @@ struct cast_to {
   template <class In>
   __host__ __device__ Out operator()(const In& x) const { return static_cast<Out>(x); }
 };
+/// The input as CUB should see it: the raw pointer when no conversion is needed (CUB vectorises loads
+/// only through raw pointers), else a converting iterator.
 template <class Out, class In>
-auto as_out(const In* p) { return thrust::make_transform_iterator(p, cast_to<Out>{}); }
+auto as_out(const In* p) {
+  if constexpr (std::is_same_v<In, Out>) return p;
+  else return thrust::make_transform_iterator(p, cast_to<Out>{});
+}
+/// The operator as CUB should see it: our sum becomes cuda::std::plus, which CUB recognises and for
+/// which it selects its tuned policies (a foreign functor gets the generic, slower tuning).
+template <class Op>
+auto cub_op(Op op) {
+  if constexpr (std::is_same_v<Op, parascan::sum>) return ::cuda::std::plus<>{};
+  else return op;
+}
 
 struct head_to_key {
   __host__ __device__ std::uint64_t operator()(std::uint8_t h) const { return h ? 1u : 0u; }
@@ -26,17 +40,18 @@ inline std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
 template <class In, class Out, class Op>
 cudaError_t cub_exclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out, std::int64_t n,
                                Op op, Out init, cudaStream_t stream) {
-  return cub::DeviceScan::ExclusiveScan(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, op, init, n, stream);
+  return cub::DeviceScan::ExclusiveScan(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, detail::cub_op(op), init, n,
+                                       stream);
 }
 template <class In, class Out, class Op>
 cudaError_t cub_inclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out, std::int64_t n,
                                Op op, cudaStream_t stream) {
-  return cub::DeviceScan::InclusiveScan(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, op, n, stream);
+  return cub::DeviceScan::InclusiveScan(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, detail::cub_op(op), n, stream);
 }
 template <class In, class Out, class Op>
 cudaError_t cub_inclusive_scan_init(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out,
                                     std::int64_t n, Op op, Out init, cudaStream_t stream) {
-  return cub::DeviceScan::InclusiveScanInit(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, op, init, n,
+  return cub::DeviceScan::InclusiveScanInit(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, detail::cub_op(op), init, n,
                                             stream);
 }
 

@@ -1,0 +1,297 @@
+// Experiment (not part of the build): variants of the single-pass select kernel beside CUB, u32, 50% kept.
+// nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/select_variants.cu
+#include <cub/device/device_select.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cstdio>
+#include <vector>
+#include <algorithm>
+#include "parascan/device/device_select.cuh"
+
+using namespace parascan;
+using namespace parascan::device;
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); std::exit(1);} } while (0)
+
+struct half_rule {
+  __host__ __device__ bool operator()(std::uint32_t x) const { return x < 0x80000000u; }
+};
+
+__device__ unsigned long long g_stats[4];  // look-back ns, polls, windows, tiles
+template <int InitialNs, int PollNs, bool Stats>
+__device__ std::uint32_t look_back_sleep(const tile_status<std::uint32_t>& status, std::int64_t tile, std::uint32_t aggregate) {
+  const int lane = threadIdx.x % 32;
+  unsigned long long t0 = 0, polls = 0, windows = 0;
+  if (Stats) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  if (lane == 0) status.publish(tile, state_aggregate, aggregate);
+  if (InitialNs > 0) __nanosleep(InitialNs);
+  std::uint32_t prefix = 0;
+  for (std::int64_t newest = tile - 1;; newest -= 32) {
+    const std::int64_t pred = newest - lane;
+    unsigned state = state_prefix;
+    std::uint32_t v = 0;
+    ++windows;
+    while (true) {
+      ++polls;
+      if (pred >= 0) status.read(pred, state, v);
+      if (!__any_sync(0xffffffffu, state == state_invalid)) break;
+      if (PollNs > 0) __nanosleep(PollNs);
+    }
+    const unsigned prefix_lanes = __ballot_sync(0xffffffffu, state == state_prefix);
+    const int last = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
+    std::uint32_t x = lane <= last ? v : 0;
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    prefix += x;
+    if (prefix_lanes) break;
+  }
+  if (lane == 0) status.publish(tile, state_prefix, prefix + aggregate);
+  if (Stats && lane == 0) {
+    unsigned long long t1;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+    atomicAdd(&g_stats[0], t1 - t0);
+    atomicAdd(&g_stats[1], polls);
+    atomicAdd(&g_stats[2], windows);
+    atomicAdd(&g_stats[3], 1ull);
+  }
+  return prefix;
+}
+
+// TwoPhase: kept items are compacted into shared memory, then the tile writes its run coalesced.
+template <int Threads, int Rows, bool TwoPhase, int MinBlocks, bool DynamicId = true, int Ablation = 0, int InitialNs = -1, int PollNs = 0, bool Stats = false>
+__global__ void __launch_bounds__(Threads, MinBlocks)
+    variant_kernel(const std::uint32_t* in, std::uint32_t* out, std::int64_t n, std::int64_t* count_out,
+                   tile_status<std::uint32_t> status, unsigned long long* tile_counter) {
+  using V = std::uint32_t;
+  using Offset = std::uint32_t;
+  constexpr int threads = Threads, rows = Rows, tile_items = Threads * Rows;
+  constexpr int warps = threads / 32, segments = rows * warps;
+  static_assert(segments <= threads, "");
+  using counts_scan = block::block_scan<block_algorithm::warp_shuffle, Offset, threads>;
+  __shared__ typename counts_scan::storage scan_storage;
+  __shared__ Offset segment_start[segments];
+  __shared__ Offset tile_prefix;
+  __shared__ std::int64_t tile_id;
+  __shared__ V staged[TwoPhase ? tile_items : 1];
+  half_rule keep;
+  if constexpr (DynamicId) {
+    if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+    __syncthreads();
+  } else {
+    if (threadIdx.x == 0) tile_id = blockIdx.x;
+  }
+  const std::int64_t tile = DynamicId ? tile_id : static_cast<std::int64_t>(blockIdx.x), first = tile * tile_items;
+  const int valid = static_cast<int>(n - first < tile_items ? n - first : tile_items);
+  const bool full = valid == tile_items;
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+  V v[rows];
+  unsigned bits[rows];
+#pragma unroll
+  for (int r = 0; r < rows; ++r) {
+    const int local = r * threads + static_cast<int>(threadIdx.x);
+    if (full || local < valid) v[r] = in[first + local];
+  }
+#pragma unroll
+  for (int r = 0; r < rows; ++r) {
+    const int local = r * threads + static_cast<int>(threadIdx.x);
+    bool k = (full || local < valid) && keep(v[r]);
+    bits[r] = __ballot_sync(0xffffffffu, k);
+  }
+  if (lane == 0) {
+#pragma unroll
+    for (int r = 0; r < rows; ++r) segment_start[r * warps + w] = static_cast<Offset>(__popc(bits[r]));
+  }
+  __syncthreads();
+  const Offset count = threadIdx.x < segments ? segment_start[threadIdx.x] : Offset(0);
+  Offset before = 0, inclusive, aggregate;
+  counts_scan::scan(scan_storage, count, sum{}, threads, before, inclusive, aggregate);
+  if (threadIdx.x == 0) before = 0;
+  if (threadIdx.x < segments) segment_start[threadIdx.x] = before;
+  const unsigned lower = (1u << lane) - 1u;
+  if constexpr (TwoPhase) {
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < rows; ++r)
+      if ((bits[r] >> lane) & 1u) staged[segment_start[r * warps + w] + __popc(bits[r] & lower)] = v[r];
+  }
+  Offset prefix = 0;
+  if (tile == 0) {
+    if (threadIdx.x == 0) status.publish(0, state_prefix, aggregate);
+  } else if (Ablation == 1) {
+    if (threadIdx.x == 0) tile_prefix = static_cast<Offset>(first / 2);
+  } else if (threadIdx.x < 32) {
+    const Offset p = Stats ? look_back_sleep<(InitialNs > 0 ? InitialNs : 0), PollNs, Stats>(status, tile, aggregate) : look_back<scan_policy_t<Threads, Rows, (InitialNs > 0 ? InitialNs : 0), PollNs>>(status, tile, aggregate, sum{});
+    if (threadIdx.x == 0) tile_prefix = p;
+  }
+  __syncthreads();
+  if (tile > 0) prefix = tile_prefix;
+  const std::int64_t out_first = static_cast<std::int64_t>(prefix);
+  if constexpr (Ablation == 2) {
+    if (threadIdx.x == 0 && aggregate == 12345) out[out_first] = 1;
+  } else if constexpr (TwoPhase) {
+    for (int j = threadIdx.x; j < static_cast<int>(aggregate); j += threads) out[out_first + j] = staged[j];
+  } else {
+#pragma unroll
+    for (int r = 0; r < rows; ++r)
+      if ((bits[r] >> lane) & 1u)
+        out[out_first + static_cast<std::int64_t>(segment_start[r * warps + w]) + __popc(bits[r] & lower)] = v[r];
+  }
+  if (tile == static_cast<std::int64_t>(gridDim.x) - 1 && threadIdx.x == 0)
+    *count_out = static_cast<std::int64_t>(prefix) + static_cast<std::int64_t>(aggregate);
+}
+
+__global__ void fill(std::uint32_t* p, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < n; i += (std::int64_t)gridDim.x * blockDim.x) {
+    std::uint64_t z = (std::uint64_t)i * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    p[i] = (std::uint32_t)(z ^ (z >> 31));
+  }
+}
+
+template <class F>
+float time_ms(F f, int reps = 20) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  f();
+  f();
+  std::vector<float> t;
+  for (int i = 0; i < reps; ++i) {
+    CK(cudaEventRecord(a));
+    f();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+std::int64_t g_n;
+std::uint32_t *g_in, *g_out, *g_ref;
+std::int64_t* g_count;
+void* g_temp;
+std::int64_t g_ref_count;
+
+template <int Threads, int Rows, bool TwoPhase, int MinBlocks, bool DynamicId = true, int Ablation = 0, int InitialNs = -1, int PollNs = 0, bool Stats = false>
+void run_variant(const char* name, float cub_ms) {
+  const std::int64_t tiles = (g_n + Threads * Rows - 1) / (Threads * Rows);
+  auto storage = look_back_storage<std::uint32_t>::carve(g_temp, tiles);
+  auto k = variant_kernel<Threads, Rows, TwoPhase, MinBlocks, DynamicId, Ablation, InitialNs, PollNs, Stats>;
+  cudaFuncAttributes attr;
+  CK(cudaFuncGetAttributes(&attr, k));
+  int blocks = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, Threads, 0));
+  auto go = [&] {
+    CK(storage.init(tiles, 0, false));
+    k<<<(unsigned)tiles, Threads>>>(g_in, g_out, g_n, g_count, storage.status, storage.counter);
+  };
+  CK(cudaMemset(g_out, 0xAB, g_n * 4));
+  go();
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  std::int64_t c = -1;
+  CK(cudaMemcpy(&c, g_count, 8, cudaMemcpyDeviceToHost));
+  std::vector<std::uint32_t> a(c > 0 ? c : 0), b(c > 0 ? c : 0);
+  bool ok = c == g_ref_count;
+  if (ok) {
+    CK(cudaMemcpy(a.data(), g_out, c * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(b.data(), g_ref, c * 4, cudaMemcpyDeviceToHost));
+    ok = a == b;
+  }
+  unsigned long long zero[4] = {0, 0, 0, 0}, st[4];
+  CK(cudaMemcpyToSymbol(g_stats, zero, sizeof zero));
+  const float ms = time_ms(go);
+  CK(cudaMemcpyFromSymbol(st, g_stats, sizeof st));
+  if (Stats && st[3]) std::printf("    look-back: %.0f ns/tile, %.2f polls/tile, %.2f windows/tile\n", double(st[0]) / st[3], double(st[1]) / st[3], double(st[2]) / st[3]);
+  std::printf("%-28s regs %3d occ %d blk/SM  %8.4f ms  ratio %.3f  %s\n", name, attr.numRegs, blocks, ms, cub_ms / ms,
+              Ablation ? "(ablation)" : ok ? "ok" : "WRONG");
+}
+
+template <int Threads, int Items, int I, int P>
+void run_scan(const char* name, float cub_ms) {
+  using pol = scan_policy_t<Threads, Items, I, P>;
+  const std::int64_t tiles = (g_n + pol::tile_items - 1) / pol::tile_items;
+  auto storage = look_back_storage<std::uint32_t>::carve(g_temp, tiles);
+  auto k = scan_tiles_kernel<pol, block_algorithm::warp_shuffle, prefix_source::look_back, std::uint32_t,
+                             pointer_loader<std::uint32_t, std::uint32_t>, pointer_storer<std::uint32_t>, sum>;
+  int blocks = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, Threads, 0));
+  auto go = [&] {
+    CK(storage.init(tiles, 0, false));
+    k<<<(unsigned)tiles, Threads>>>(pointer_loader<std::uint32_t, std::uint32_t>{g_in}, pointer_storer<std::uint32_t>{g_out},
+                                    g_n, sum{}, scan_mode<std::uint32_t>{true, false, 0u}, nullptr, nullptr, storage.status, storage.counter);
+  };
+  CK(cudaMemset(g_out, 0xAB, g_n * 4));
+  go();
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  std::vector<std::uint32_t> a(g_n), b(g_n);
+  CK(cudaMemcpy(a.data(), g_out, g_n * 4, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(b.data(), g_ref, g_n * 4, cudaMemcpyDeviceToHost));
+  const float ms = time_ms(go);
+  std::printf("scan %-23s occ %d blk/SM  %8.4f ms  ratio %.3f  %s\n", name, blocks, ms, cub_ms / ms, a == b ? "ok" : "WRONG");
+}
+
+int main(int argc, char** argv) {
+  const int log_n = argc > 1 ? std::atoi(argv[1]) : 28;
+  g_n = std::int64_t(1) << log_n;
+  CK(cudaMalloc(&g_in, g_n * 4));
+  CK(cudaMalloc(&g_out, g_n * 4));
+  CK(cudaMalloc(&g_ref, g_n * 4));
+  CK(cudaMalloc(&g_count, 8));
+  CK(cudaMalloc(&g_temp, 64 << 20));
+  fill<<<1024, 256>>>(g_in, g_n);
+  CK(cudaDeviceSynchronize());
+  std::size_t cub_bytes = 0;
+  CK(cub::DeviceSelect::If(nullptr, cub_bytes, g_in, g_ref, g_count, g_n, half_rule{}));
+  void* cub_temp;
+  CK(cudaMalloc(&cub_temp, cub_bytes));
+  auto cub_go = [&] { CK(cub::DeviceSelect::If(cub_temp, cub_bytes, g_in, g_ref, g_count, g_n, half_rule{})); };
+  cub_go();
+  CK(cudaDeviceSynchronize());
+  CK(cudaMemcpy(&g_ref_count, g_count, 8, cudaMemcpyDeviceToHost));
+  const float cub_ms = time_ms(cub_go);
+  const float copy_ms = time_ms([&] { CK(cudaMemcpyAsync(g_out, g_in, g_n * 4, cudaMemcpyDeviceToDevice)); });
+  std::printf("n=2^%d kept %lld  CUB %.4f ms  copy %.4f ms (%.0f GB/s)\n", log_n, (long long)g_ref_count, cub_ms,
+              copy_ms, 2.0 * g_n * 4 / copy_ms / 1e6);
+  if (argc > 2) {  // scan sweep
+    std::size_t sb = 0;
+    CK(cub::DeviceScan::ExclusiveSum(nullptr, sb, g_in, g_ref, g_n));
+    void* st;
+    CK(cudaMalloc(&st, sb));
+    auto cs = [&] { CK(cub::DeviceScan::ExclusiveSum(st, sb, g_in, g_ref, g_n)); };
+    cs();
+    const float cub_scan = time_ms(cs);
+    std::printf("CUB scan %.4f ms\n", cub_scan);
+    run_scan<256, 16, 0, 0>("256x16 0/0", cub_scan);
+    run_scan<256, 16, 500, 76>("256x16 500/76", cub_scan);
+    run_scan<256, 16, 1000, 76>("256x16 1000/76", cub_scan);
+    run_scan<256, 16, 1500, 76>("256x16 1500/76", cub_scan);
+    run_scan<256, 16, 1000, 200>("256x16 1000/200", cub_scan);
+    run_scan<256, 16, 2000, 100>("256x16 2000/100", cub_scan);
+    run_scan<384, 16, 1000, 76>("384x16 1000/76", cub_scan);
+    run_scan<256, 24, 1000, 76>("256x24 1000/76", cub_scan);
+    run_scan<128, 16, 1000, 76>("128x16 1000/76", cub_scan);
+    run_scan<256, 12, 1000, 76>("256x12 1000/76", cub_scan);
+    run_scan<256, 16, 0, 0>("256x16 0/0 again", cub_scan);
+    return 0;
+  }
+  run_variant<256, 32, false, 1>("256x32 direct", cub_ms);
+  run_variant<256, 32, false, 1, true, 0, 1150, 76>("256x32 1150/76", cub_ms);
+  run_variant<256, 32, false, 1, true, 0, 1500, 76>("256x32 1500/76", cub_ms);
+  run_variant<256, 32, false, 1, true, 0, 2000, 76>("256x32 2000/76", cub_ms);
+  run_variant<256, 32, false, 1, true, 0, 1150, 200>("256x32 1150/200", cub_ms);
+  run_variant<384, 16, false, 1, true, 0, 1150, 76>("384x16 1150/76", cub_ms);
+  run_variant<384, 16, false, 1, true, 0, 1500, 100>("384x16 1500/100", cub_ms);
+  run_variant<384, 20, false, 1, true, 0, 1150, 76>("384x20 1150/76", cub_ms);
+  run_variant<256, 20, false, 1, true, 0, 1150, 76>("256x20 1150/76", cub_ms);
+  run_variant<256, 24, true, 1, true, 0, 1150, 76>("256x24 2ph 1150/76", cub_ms);
+  run_variant<384, 16, true, 1, true, 0, 1150, 76>("384x16 2ph 1150/76", cub_ms);
+  run_variant<512, 16, false, 1, true, 0, 1150, 76>("512x16 1150/76", cub_ms);
+  run_variant<512, 12, false, 1, true, 0, 1150, 76>("512x12 1150/76", cub_ms);
+  run_variant<384, 16, false, 1, true, 0, 1150, 76, true>("384x16 stats 1150/76", cub_ms);
+  run_variant<384, 16, false, 1, true, 0, 1150, 76>("384x16 1150/76 again", cub_ms);
+  return 0;
+}
