@@ -142,9 +142,13 @@ host_array read_array(const std::string& path, std::optional<dtype> raw_type, bo
   return a;
 }
 
-std::vector<unsigned char> npy_header(dtype type, std::int64_t count) {
-  std::string dict = "{'descr': '" + numpy_descr(type) + "', 'fortran_order': False, 'shape': (" +
-                     std::to_string(count) + ",), }";
+std::vector<unsigned char> npy_header(dtype type, std::int64_t count) { return npy_header(type, std::vector<std::int64_t>{count}); }
+
+std::vector<unsigned char> npy_header(dtype type, const std::vector<std::int64_t>& shape) {
+  std::string dims;
+  for (std::int64_t d : shape) dims += std::to_string(d) + ",";
+  if (shape.size() > 1) dims.pop_back();  // (n,) for one dimension, (h,w) for two
+  std::string dict = "{'descr': '" + numpy_descr(type) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   // Pad with spaces so magic + version + length + dict + '\n' is a multiple of 64 bytes.
   const std::size_t total = 10 + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');
@@ -189,8 +193,13 @@ void write_file_atomic(const std::string& path, const std::vector<unsigned char>
 }
 
 void write_array(const std::string& path, dtype type, const void* data, std::int64_t count) {
-  const std::size_t body = static_cast<std::size_t>(count) * size_of(type);
-  write_file_atomic(path, ends_with(path, ".npy") ? npy_header(type, count) : std::vector<unsigned char>{}, data, body);
+  write_array(path, type, data, std::vector<std::int64_t>{count});
+}
+
+void write_array(const std::string& path, dtype type, const void* data, const std::vector<std::int64_t>& shape) {
+  std::size_t body = size_of(type);
+  for (std::int64_t d : shape) body *= static_cast<std::size_t>(d);
+  write_file_atomic(path, ends_with(path, ".npy") ? npy_header(type, shape) : std::vector<unsigned char>{}, data, body);
 }
 
 }  // namespace parascan::app

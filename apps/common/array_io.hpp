@@ -29,10 +29,14 @@ host_array read_array(const std::string& path, std::optional<dtype> raw_type, bo
 
 /// The header of a .npy file (format 1.0) holding a 1-D array of `count` items.
 std::vector<unsigned char> npy_header(dtype type, std::int64_t count);
+/// The same for any C-ordered shape, e.g. {height, width} for an image.
+std::vector<unsigned char> npy_header(dtype type, const std::vector<std::int64_t>& shape);
 
 /// Write to `path` atomically: a temporary file in the same folder, renamed on success. .npy when the
 /// name ends in .npy, raw otherwise. Throws input_error when the folder cannot be written.
 void write_array(const std::string& path, dtype type, const void* data, std::int64_t count);
+/// The same for a C-ordered array of `shape` (the .npy header records it; raw output is the bytes).
+void write_array(const std::string& path, dtype type, const void* data, const std::vector<std::int64_t>& shape);
 
 /// Write arbitrary bytes atomically (temporary file + rename); removes the temporary on failure.
 void write_file_atomic(const std::string& path, const std::vector<unsigned char>& head, const void* body,

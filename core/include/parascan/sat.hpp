@@ -1,0 +1,57 @@
+// Summed-area tables (2-D inclusive prefix sums) of images — host API.
+//
+//   summed_area_table   table(y, x) = Σ_{y' ≤ y, x' ≤ x} f(image(y', x')), f = identity or square
+//   sat_rect_sums       Σ of f over inclusive rectangles, four table reads each
+//   sat_box_filter      mean over the (2r+1)² window around every pixel, clamped at the borders
+//
+// Layouts: `inclusive` is W×H; `padded` is (W+1)×(H+1) with a zero first row and column (OpenCV's
+// integral() and NPP's layout), so rectangle sums need no edge cases. Rows are `pitch` bytes apart
+// (input and table alike; pitch ≥ row bytes). Inputs u8, u16, u32, f32; accumulators u32, u64, f32,
+// f64 (integer accumulators wrap: check with sat_fits_exactly first). Two-phase temporary storage as
+// in scan.hpp; every call is asynchronous on `stream`.
+#pragma once
+#include <cuda_runtime_api.h>
+#include <cstddef>
+#include <cstdint>
+
+namespace parascan {
+
+enum class sat_layout { inclusive, padded };
+
+struct image_shape {
+  std::int64_t width = 0, height = 0;
+};
+
+/// Whether an unsigned accumulator of `acc_bits` bits (32 or 64) holds every entry of the table
+/// exactly: the largest entry is width·height·max_value (max_value² when squared).
+inline bool sat_fits_exactly(image_shape shape, std::uint64_t max_value, bool squared, int acc_bits) {
+  using u128 = unsigned __int128;
+  if (shape.width <= 0 || shape.height <= 0) return true;
+  const u128 pixels = static_cast<u128>(shape.width) * static_cast<u128>(shape.height);
+  const u128 top = squared ? static_cast<u128>(max_value) * max_value : static_cast<u128>(max_value);
+  const u128 limit = acc_bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << acc_bits) - 1;
+  return top == 0 || pixels <= limit / top;
+}
+
+template <class In, class Acc>
+cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d_image, std::size_t image_pitch,
+                              Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout,
+                              bool squared = false, cudaStream_t stream = 0);
+
+/// One rectangle, corners inclusive: x0 ≤ x1 < width, y0 ≤ y1 < height.
+struct sat_rect {
+  std::int64_t x0, y0, x1, y1;
+};
+
+/// d_sums[i] = Σ over d_rects[i], read from a table made by summed_area_table with the same layout.
+template <class Acc>
+cudaError_t sat_rect_sums(const Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout,
+                          const sat_rect* d_rects, Acc* d_sums, std::int64_t count, cudaStream_t stream = 0);
+
+/// d_out(y, x) = round(Σ window / pixels in window) over the (2r+1)² window clamped to the image;
+/// d_out has the table's element count per row (width) and rows `out_pitch` bytes apart.
+template <class Acc, class Out>
+cudaError_t sat_box_filter(const Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout,
+                           int radius, Out* d_out, std::size_t out_pitch, cudaStream_t stream = 0);
+
+}  // namespace parascan
