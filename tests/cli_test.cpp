@@ -30,6 +30,7 @@ class cli : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir); }
   result run(const std::string& args) { return run_with_env("", args); }
   result compact(const std::string& args) { return run_with_env("", args, PARASCAN_COMPACT_EXE); }
+  result sat(const std::string& args) { return run_with_env("", args, PARASCAN_SAT_EXE); }
   result run_with_env(const std::string& env, const std::string& args, const std::string& exe = PARASCAN_SCAN_EXE) {
     const auto out = (dir / "stdout").string(), err = (dir / "stderr").string();
     const std::string cmd = (env.empty() ? "" : "env " + env + " ") + exe + " " + args + " > " + out + " 2> " + err;
@@ -175,3 +176,67 @@ TEST_F(cli_gpu, compact_keeps_splits_and_indexes) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("validation: PASS"), std::string::npos);
 }
+
+namespace {
+
+void write_bytes(const std::string& p, const std::string& bytes) {
+  std::ofstream f(p, std::ios::binary);
+  f << bytes;
+}
+
+TEST_F(cli, sat_refuses_malformed_images_with_exit_2_and_writes_nothing) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"P6 1 1 255\n\x01", "expected the magic number P2 or P5"},
+      {"P5 2 2 255\n\x01\x02\x03", "truncated raster"},
+      {"P5 1 1 255\n\x01\x02", "extra bytes after the raster"},
+      {"P2 1 1 9\n10", "above maxval"},
+  };
+  for (const auto& [bytes, reason] : cases) {
+    write_bytes(path("bad.pgm"), bytes);
+    const result r = sat(path("bad.pgm") + " -o " + path("t.npy"));
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("bad.pgm"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(path("t.npy")));
+  }
+  EXPECT_EQ(sat(path("missing.pgm")).code, 2);
+}
+
+TEST_F(cli, sat_refuses_options_before_touching_the_gpu) {
+  const std::string coins = std::string(PARASCAN_DATA_DIR) + "/coins.pgm";
+  const result overflow = sat(coins + " --squared --acc u32 -o " + path("t.npy"));
+  EXPECT_EQ(overflow.code, 2);
+  EXPECT_NE(overflow.err.find("can overflow"), std::string::npos) << overflow.err;
+  const result rect = sat(coins + " --rect 0,0,384,10");
+  EXPECT_EQ(rect.code, 2);
+  EXPECT_NE(rect.err.find("--rect"), std::string::npos) << rect.err;
+  EXPECT_EQ(sat(coins + " --rect 1,2,3").code, 2);
+  EXPECT_EQ(sat(coins + " --layout diagonal").code, 2);
+  EXPECT_EQ(sat(coins + " --acc i8").code, 2);
+  EXPECT_EQ(sat(coins + " --box 2 -o " + path("blur.npy")).code, 2);
+  EXPECT_EQ(files_other_than_logs(), 0);
+}
+
+TEST_F(cli_gpu, sat_on_coins_gives_the_known_sums) {
+  const std::string coins = std::string(PARASCAN_DATA_DIR) + "/coins.pgm";
+  const result r = sat(coins + " --rect 96,75,191,150 --validate -o " + path("t.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("total: 11269333"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rect 96,75,191,150: 762366"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+  const auto table = parascan::app::read_array(path("t.npy"), std::nullopt);
+  EXPECT_EQ(table.count, 385 * 304);
+  EXPECT_EQ(table.type, parascan::app::dtype::u32);
+  EXPECT_EQ(table.as<std::uint32_t>()[table.count - 1], 11269333u);
+  const result sq = sat(coins + " --squared --layout inclusive --validate");
+  ASSERT_EQ(sq.code, 0) << sq.err;
+  EXPECT_NE(sq.out.find("total: 1416849277"), std::string::npos) << sq.out;
+  const result box = sat(coins + " --box 3 --validate -o " + path("blur.pgm"));
+  ASSERT_EQ(box.code, 0) << box.err;
+  std::ifstream f(path("blur.pgm"), std::ios::binary);
+  std::string head(13, '\0');
+  f.read(head.data(), 13);
+  EXPECT_EQ(head, "P5\n384 303\n2");
+}
+
+}  // namespace
