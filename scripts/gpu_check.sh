@@ -70,12 +70,15 @@ note "$(printf '%-28s %s' 'scan --validate variants' "$variants_ok/$variants pas
 for mode in "" --indices --split "--split --strategy reduce_then_scan" "--type f64 --keep gt:500"; do
   step "compact $mode" "$out/compact_$(echo $mode | tr -dc 'a-z0-9').log" "$bin/compact" --n 10000019 --validate $mode
 done
+step "sat on data/coins.pgm" "$out/sat_coins.log" "$bin/sat" "$root/data/coins.pgm" --rect 96,75,191,150 --validate
+step "sat --box 3 (coins)" "$out/sat_box.log" "$bin/sat" "$root/data/coins.pgm" --box 3 --validate -o "$out/coins_box3.pgm"
 step "scan on data/coins_u8.npy" "$out/scan_coins.log" "$bin/scan" "$root/data/coins_u8.npy" --acc u64 --inclusive --validate
 
 if [ "$quick" = "--quick" ]; then
   step "bench --quick" "$out/bench.log" "$bin/bench" --quick --csv "$out/bench.csv"
 else
   step bench "$out/bench.log" "$bin/bench" --log-sizes 20,24,28,30 --repeat 10 --csv "$out/bench.csv"
+  step "bench sat" "$out/bench_sat.log" "$bin/bench" --primitive sat --repeat 10 --csv "$out/bench_sat.csv"
 fi
 cat "$out/bench.log"
 echo

@@ -15,7 +15,9 @@
 #include "parascan/buffer.hpp"
 #include "parascan/device_info.hpp"
 #include "parascan/scan.hpp"
+#include "parascan/sat.hpp"
 #include "parascan/select.hpp"
+#include "parascan/validation/sat_check.hpp"
 #include "parascan/validation/cub_scan.hpp"
 #include "parascan/validation/cub_select.hpp"
 
@@ -139,6 +141,42 @@ class bench {
     add({"select", type, "parascan", variant, n, bytes, ms, cub_ms, copy, diff == 0 && kept == ref_kept});
   }
 
+  /// Summed-area table of a side × side u8 image (random bytes), inclusive layout. Traffic counted:
+  /// the floor (image read once, table written once).
+  template <class Acc>
+  void sat(std::int64_t side) {
+    const std::int64_t n = side * side;
+    device_buffer<std::uint8_t> img(n);
+    device_buffer<Acc> out(n), ref(n);
+    PARASCAN_CUDA_CHECK(validation::fill_random_words(reinterpret_cast<std::uint32_t*>(img.data()), n / 4, 7 + side));
+    const image_shape shape{side, side};
+    const std::size_t pitch = side * sizeof(Acc);
+    const double copy = copy_gbs(out.data(), ref.data(), n * sizeof(Acc));
+    std::size_t our_bytes = 0, cub_bytes = 0;
+    PARASCAN_CUDA_CHECK(summed_area_table(nullptr, our_bytes, img.data(), side, out.data(), pitch, shape, sat_layout::inclusive));
+    PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(nullptr, cub_bytes, img.data(), side, ref.data(), pitch, shape,
+                                                          sat_layout::inclusive, false));
+    device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
+    const double cub_ms = time([&] {
+      PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(cub_temp.data(), cub_bytes, img.data(), side, ref.data(), pitch,
+                                                            shape, sat_layout::inclusive, false));
+    });
+    out.poison();
+    const double ms = time([&] {
+      PARASCAN_CUDA_CHECK(summed_area_table(our_temp.data(), our_bytes, img.data(), side, out.data(), pitch, shape,
+                                            sat_layout::inclusive));
+    });
+    std::int64_t diff = 0;
+    PARASCAN_CUDA_CHECK(validation::count_word_differences(reinterpret_cast<std::uint32_t*>(out.data()),
+                                                           reinterpret_cast<std::uint32_t*>(ref.data()),
+                                                           static_cast<std::size_t>(n) * sizeof(Acc) / 4, diff));
+    const double bytes = static_cast<double>(n) * (1 + sizeof(Acc));
+    const std::string type = sizeof(Acc) == 4 ? "u32" : "u64";
+    const std::string shape_name = std::to_string(side) + "^2 u8";
+    add({"sat", type, "CUB-based", shape_name, n, bytes, cub_ms, cub_ms, copy, true});
+    add({"sat", type, "parascan", shape_name, n, bytes, ms, cub_ms, copy, diff == 0});
+  }
+
  private:
   const bench_args& a_;
   const device_description& d_;
@@ -152,7 +190,7 @@ int main(int argc, char** argv) {
   CLI::App app{"bench: parascan primitives beside CUB and the copy bandwidth", "bench"};
   bench_args a;
   app.add_flag("--quick", a.quick, "Sizes 2^20, 2^24, 2^28 and 3 repeats (a minute or so)");
-  app.add_option("--primitive", a.primitive, "scan, select or all")->check(CLI::IsMember({"scan", "select", "all"}))->capture_default_str();
+  app.add_option("--primitive", a.primitive, "scan, select, sat or all (sat: 1024² to 16384² u8 images; 8192² with --quick)")->check(CLI::IsMember({"scan", "select", "sat", "all"}))->capture_default_str();
   app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two (default 16 20 24 28 30)")->delimiter(',');
   app.add_option("--filter", a.filter, "Only scan variants whose 'algorithm/strategy' contains this text");
   app.add_option("--csv", a.csv, "Also write the rows as CSV to FILE");
@@ -170,12 +208,21 @@ int main(int argc, char** argv) {
                 "time_ms", "Gitems/s", "GB/s", "of_copy", "vs_CUB", "check");
     bench b(a, d);
     for (int k : a.log_sizes) {
+      if (a.primitive == "sat") break;
       const std::int64_t n = std::int64_t(1) << k;
-      if (a.primitive != "select") b.scan(n);
-      if (a.primitive != "scan") {
+      if (a.primitive == "all" || a.primitive == "scan") b.scan(n);
+      if (a.primitive == "all" || a.primitive == "select") {
         for (int pct : {10, 50, 90}) b.select<std::uint32_t>(n, pct);
         if (k <= 29 || d.global_memory_bytes > 60e9)
           for (int pct : {10, 50, 90}) b.select<std::uint64_t>(n, pct);
+      }
+    }
+    if (a.primitive == "sat" || a.primitive == "all") {
+      const std::vector<std::int64_t> sides = a.quick ? std::vector<std::int64_t>{1024, 8192}
+                                                      : std::vector<std::int64_t>{1024, 4096, 8192, 16384};
+      for (std::int64_t side : sides) {
+        b.sat<std::uint32_t>(side);
+        b.sat<std::uint64_t>(side);
       }
     }
     std::int64_t bad = 0;

@@ -14,6 +14,9 @@
 #include "parascan/scan.hpp"
 #include "parascan/validation/device_check.hpp"
 #include "parascan/validation/inputs.hpp"
+#include "parascan/sat.hpp"
+#include "parascan/buffer.hpp"
+#include "parascan/validation/sat_check.hpp"
 #include "parascan/validation/select_check.hpp"
 
 namespace {
@@ -158,6 +161,66 @@ void run_select_case(const matrix_options& m, tally& t, bool quiet) {
   }
 }
 
+/// Summed-area tables of In → Acc: shapes at the tile edges (tiles of 128 × 64) and odd sizes, both
+/// layouts, values and squares; ours and the CUB-based table against the CPU.
+template <class In, class Acc>
+void run_sat_case(const matrix_options& m, tally& t, bool quiet, double maxval) {
+  const std::string name = std::string(to_string(dtype_of<In>())) + "→" + std::string(to_string(dtype_of<Acc>())) + " sat";
+  if (!m.filter.empty() && name.find(m.filter) == std::string::npos) return;
+  std::vector<std::pair<std::int64_t, std::int64_t>> shapes = {{1, 1}, {1, 777}, {777, 1}, {127, 63}, {128, 64}, {129, 65},
+                                                               {383, 191}, {4097, 3}, {3, 4097}, {257, 129}};
+  if (!m.quick) shapes.push_back({1031, 1021});
+  std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(name));
+  std::string cells[2] = {"ok", "ok"};
+  bool row_ok = true;
+  for (auto [w, h] : shapes) {
+    std::vector<In> img(static_cast<std::size_t>(w * h));
+    for (auto& x : img) {
+      if constexpr (std::is_floating_point_v<In>) x = static_cast<In>(std::uniform_real_distribution<double>(-maxval, maxval)(rng));
+      else x = static_cast<In>(rng() % (static_cast<std::uint64_t>(maxval) + 1));
+    }
+    device_buffer<In> d_img(w * h);
+    d_img.copy_from_host(img.data(), w * h);
+    int cell = 0;
+    for (auto layout : {sat_layout::inclusive, sat_layout::padded}) {
+      const std::int64_t sh = layout == sat_layout::padded ? 1 : 0;
+      const std::size_t pitch = (w + sh) * sizeof(Acc);
+      for (bool squared : {false, true}) {
+        for (int who = 0; who < 2; ++who) {  // 0: parascan, 1: the CUB-based table
+          device_buffer<Acc> table((w + sh) * (h + sh));
+          table.poison();
+          std::size_t bytes = 0;
+          auto call = [&](void* temp) {
+            return who == 0 ? summed_area_table(temp, bytes, d_img.data(), w * sizeof(In), table.data(), pitch, {w, h}, layout, squared)
+                            : validation::cub_summed_area_table(temp, bytes, d_img.data(), w * sizeof(In), table.data(), pitch,
+                                                                {w, h}, layout, squared);
+          };
+          PARASCAN_CUDA_CHECK(call(nullptr));
+          device_buffer<char> temp(bytes);
+          PARASCAN_CUDA_CHECK(call(temp.data()));
+          std::vector<Acc> got((w + sh) * (h + sh));
+          table.copy_to_host(got.data(), got.size());
+          const auto c = validation::compare_sat(got, img.data(), w, h, layout, squared);
+          ++t.runs;
+          if (c.ok()) {
+            ++t.passed;
+          } else {
+            ++t.failed;
+            row_ok = false;
+            cells[cell] = "FAIL";
+            t.failures.push_back(name + (who ? " (CUB-based)" : "") + " " + std::to_string(w) + "x" + std::to_string(h) +
+                                 (squared ? " squared" : "") + ": " + c.detail);
+          }
+        }
+      }
+      ++cell;
+    }
+  }
+  ++t.rows;
+  if (!row_ok) ++t.failed_rows;
+  if (!quiet || !row_ok) std::printf("%-24s %-15s %-6s %-6s\n", name.c_str(), "", cells[0].c_str(), cells[1].c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -188,6 +251,15 @@ int main(int argc, char** argv) {
     });
     std::printf("\n%-24s %-15s %-6s %-6s\n", "compaction case", "", "sp", "rts");
     visit_all_types([&](auto tag) { run_select_case<typename decltype(tag)::type>(m, t, c.quiet); });
+    std::printf("\n%-24s %-15s %-6s %-6s\n", "summed-area table", "", "incl", "padded");
+    run_sat_case<std::uint8_t, std::uint32_t>(m, t, c.quiet, 255);
+    run_sat_case<std::uint8_t, std::uint64_t>(m, t, c.quiet, 255);
+    run_sat_case<std::uint8_t, double>(m, t, c.quiet, 255);
+    run_sat_case<std::uint16_t, std::uint64_t>(m, t, c.quiet, 65535);
+    run_sat_case<std::uint16_t, float>(m, t, c.quiet, 65535);
+    run_sat_case<std::uint32_t, std::uint64_t>(m, t, c.quiet, 100000);
+    run_sat_case<float, float>(m, t, c.quiet, 100);
+    run_sat_case<float, double>(m, t, c.quiet, 100);
     for (std::size_t i = 0; i < t.failures.size() && i < 20; ++i) std::printf("FAIL %s\n", t.failures[i].c_str());
     std::printf("validate: %lld runs in %lld rows: %lld passed, %lld failed\n", static_cast<long long>(t.runs),
                 static_cast<long long>(t.rows), static_cast<long long>(t.passed), static_cast<long long>(t.failed));
