@@ -234,9 +234,9 @@ TEST_F(cli_gpu, sat_on_coins_gives_the_known_sums) {
   const result box = sat(coins + " --box 3 --validate -o " + path("blur.pgm"));
   ASSERT_EQ(box.code, 0) << box.err;
   std::ifstream f(path("blur.pgm"), std::ios::binary);
-  std::string head(13, '\0');
-  f.read(head.data(), 13);
-  EXPECT_EQ(head, "P5\n384 303\n2");
+  std::string head(15, '\0');
+  f.read(head.data(), 15);
+  EXPECT_EQ(head, "P5\n384 303\n255\n");
 }
 
 }  // namespace
