@@ -15,7 +15,7 @@
 #pragma once
 #include <climits>
 #include <cstdint>
-#include "parascan/device/scan_kernels.cuh"
+#include "parascan/device/device_scan.cuh"
 #include "parascan/ops.hpp"
 #include "parascan/sat.hpp"
 #include "parascan/warp/warp_shuffle.cuh"
@@ -237,8 +237,6 @@ __global__ void box_filter_kernel(const Acc* table, std::size_t pitch, image_sha
   }
 }
 
-inline std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
-
 }  // namespace parascan::device::sat_detail
 
 namespace parascan {
@@ -248,12 +246,13 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
                               Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout,
                               bool squared, cudaStream_t stream) {
   using namespace device::sat_detail;
+  using device::align_up;
   if (shape.width < 0 || shape.height < 0) return cudaErrorInvalidValue;
   const int shift = layout == sat_layout::padded ? 1 : 0;
   const grid_shape g = grid_of(shape);
-  const std::size_t row_bytes = align256(static_cast<std::size_t>(g.tiles_x * g.height) * sizeof(Acc));
-  const std::size_t col_bytes = align256(static_cast<std::size_t>(g.tiles_y * g.width) * sizeof(Acc));
-  const std::size_t corner_bytes = align256(static_cast<std::size_t>(g.tiles()) * sizeof(Acc));
+  const std::size_t row_bytes = align_up(static_cast<std::size_t>(g.tiles_x * g.height) * sizeof(Acc));
+  const std::size_t col_bytes = align_up(static_cast<std::size_t>(g.tiles_y * g.width) * sizeof(Acc));
+  const std::size_t corner_bytes = align_up(static_cast<std::size_t>(g.tiles()) * sizeof(Acc));
   const std::size_t need = row_bytes + col_bytes + corner_bytes > 0 ? row_bytes + col_bytes + corner_bytes : 1;
   if (d_temp == nullptr) {
     temp_bytes = need;
