@@ -24,33 +24,36 @@ std::vector<In> random_image(std::int64_t w, std::int64_t h, double maxval, std:
   return v;
 }
 
-/// Run ours and the CUB-based table on `img` with rows `pitch_extra` elements longer than the image;
+/// Run ours and the CUB-based table on `img` with rows `pitch_extra` elements longer than the image
+/// and both arrays starting `offset` elements into their allocations (to reach the unaligned paths);
 /// both must match the CPU. Returns our table (dense rows of the layout's width).
 template <class In, class Acc>
 std::vector<Acc> check_sat(const std::vector<In>& img, std::int64_t w, std::int64_t h, sat_layout layout, bool squared,
-                           std::int64_t pitch_extra = 0) {
+                           std::int64_t pitch_extra = 0, std::int64_t offset = 0) {
   const std::int64_t s = layout == sat_layout::padded ? 1 : 0;
   const std::size_t in_pitch = static_cast<std::size_t>(w + pitch_extra) * sizeof(In);
   const std::size_t table_pitch = static_cast<std::size_t>(w + s + pitch_extra) * sizeof(Acc);
-  device_buffer<In> d_img((w + pitch_extra) * h);
-  device_buffer<Acc> d_table((w + s + pitch_extra) * (h + s)), d_cub((w + s + pitch_extra) * (h + s));
+  device_buffer<In> d_img_alloc((w + pitch_extra) * h + offset);
+  device_buffer<Acc> d_table_alloc((w + s + pitch_extra) * (h + s) + offset), d_cub((w + s + pitch_extra) * (h + s));
+  In* d_img_data = d_img_alloc.data() + offset;
+  Acc* d_table_data = d_table_alloc.data() + offset;
   for (std::int64_t y = 0; y < h; ++y)
-    PARASCAN_CUDA_CHECK(cudaMemcpy(d_img.data() + y * (w + pitch_extra), img.data() + y * w, w * sizeof(In), cudaMemcpyHostToDevice));
-  d_table.poison();
+    PARASCAN_CUDA_CHECK(cudaMemcpy(d_img_data + y * (w + pitch_extra), img.data() + y * w, w * sizeof(In), cudaMemcpyHostToDevice));
+  d_table_alloc.poison();
   d_cub.poison();
   const image_shape shape{w, h};
   std::size_t bytes = 0, cub_bytes = 0;
-  PARASCAN_CUDA_CHECK(summed_area_table(nullptr, bytes, d_img.data(), in_pitch, d_table.data(), table_pitch, shape, layout, squared));
-  PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(nullptr, cub_bytes, d_img.data(), in_pitch, d_cub.data(), table_pitch,
+  PARASCAN_CUDA_CHECK(summed_area_table(nullptr, bytes, d_img_data, in_pitch, d_table_data, table_pitch, shape, layout, squared));
+  PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(nullptr, cub_bytes, d_img_data, in_pitch, d_cub.data(), table_pitch,
                                                         shape, layout, squared));
   device_buffer<char> temp(bytes), cub_temp(cub_bytes);
   temp.poison();
-  PARASCAN_CUDA_CHECK(summed_area_table(temp.data(), bytes, d_img.data(), in_pitch, d_table.data(), table_pitch, shape, layout, squared));
-  PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(cub_temp.data(), cub_bytes, d_img.data(), in_pitch, d_cub.data(),
+  PARASCAN_CUDA_CHECK(summed_area_table(temp.data(), bytes, d_img_data, in_pitch, d_table_data, table_pitch, shape, layout, squared));
+  PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(cub_temp.data(), cub_bytes, d_img_data, in_pitch, d_cub.data(),
                                                         table_pitch, shape, layout, squared));
   PARASCAN_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<Acc> ours((w + s) * (h + s)), cub((w + s) * (h + s));
-  PARASCAN_CUDA_CHECK(cudaMemcpy2D(ours.data(), (w + s) * sizeof(Acc), d_table.data(), table_pitch, (w + s) * sizeof(Acc), h + s,
+  PARASCAN_CUDA_CHECK(cudaMemcpy2D(ours.data(), (w + s) * sizeof(Acc), d_table_data, table_pitch, (w + s) * sizeof(Acc), h + s,
                                    cudaMemcpyDeviceToHost));
   PARASCAN_CUDA_CHECK(cudaMemcpy2D(cub.data(), (w + s) * sizeof(Acc), d_cub.data(), table_pitch, (w + s) * sizeof(Acc), h + s,
                                    cudaMemcpyDeviceToHost));
@@ -99,6 +102,33 @@ TEST_F(sat_test, pitched_rows) {
   const auto img = random_image<std::uint8_t>(301, 77, 255, 9);
   check_sat<std::uint8_t, std::uint32_t>(img, 301, 77, sat_layout::padded, false, 13);
   check_sat<std::uint8_t, std::uint64_t>(img, 301, 77, sat_layout::inclusive, true, 3);
+}
+
+TEST_F(sat_test, vector_and_scalar_paths) {
+  // Rows and arrays aligned or not for the 4-pixel vector loads and the 16-byte table stores, widths
+  // that end on a tile (the padded table's last column then lies past the last tile), or not.
+  const auto a = random_image<std::uint8_t>(256, 70, 255, 11);
+  check_sat<std::uint8_t, std::uint32_t>(a, 256, 70, sat_layout::padded, false, 3);      // table rows 16-byte aligned
+  check_sat<std::uint8_t, std::uint64_t>(a, 256, 70, sat_layout::padded, true, 1);       // table rows 16-byte aligned
+  check_sat<std::uint8_t, std::uint32_t>(a, 256, 70, sat_layout::inclusive, false, 0, 1);  // both unaligned
+  check_sat<std::uint8_t, std::uint32_t>(a, 256, 70, sat_layout::padded, false, 0, 3);
+  const auto b = random_image<std::uint8_t>(1023, 65, 255, 12);
+  check_sat<std::uint8_t, std::uint32_t>(b, 1023, 65, sat_layout::padded, false);         // table aligned, image not
+  check_sat<std::uint8_t, std::uint32_t>(b, 1023, 65, sat_layout::inclusive, false, 1);   // image aligned, table not
+  const auto c = random_image<std::uint16_t>(384, 129, 65535, 13);
+  check_sat<std::uint16_t, std::uint64_t>(c, 384, 129, sat_layout::padded, false, 0, 2);
+  check_sat<std::uint16_t, std::uint32_t>(random_image<std::uint16_t>(130, 64, 255, 14), 130, 64, sat_layout::inclusive, false, 2);
+  const auto f = random_image<float>(260, 67, 50, 15);
+  check_sat<float, float>(f, 260, 67, sat_layout::padded, false, 3);
+  check_sat<float, double>(f, 260, 67, sat_layout::inclusive, true, 0, 1);
+}
+
+TEST_F(sat_test, tall_images_scan_the_corners_apart) {
+  // More than 1024 tile rows (64 image rows each): the corners get a kernel of their own.
+  if (test::small_sizes_only()) GTEST_SKIP() << "large image: not under the sanitizer";
+  const auto img = random_image<std::uint8_t>(131, 65601, 255, 16);
+  check_sat<std::uint8_t, std::uint32_t>(img, 131, 65601, sat_layout::padded, false);
+  check_sat<std::uint8_t, std::uint64_t>(img, 131, 65601, sat_layout::inclusive, true);
 }
 
 TEST_F(sat_test, u32_stays_exact_up_to_its_boundary) {

@@ -141,38 +141,38 @@ class bench {
     add({"select", type, "parascan", variant, n, bytes, ms, cub_ms, copy, diff == 0 && kept == ref_kept});
   }
 
-  /// Summed-area table of a side × side u8 image (random bytes), inclusive layout. Traffic counted:
-  /// the floor (image read once, table written once).
+  /// Summed-area table of a side × side u8 image (random bytes) in `layout`. Traffic counted: the
+  /// floor (image read once, table written once).
   template <class Acc>
-  void sat(std::int64_t side) {
-    const std::int64_t n = side * side;
+  void sat(std::int64_t side, sat_layout layout) {
+    const std::int64_t n = side * side, s = layout == sat_layout::padded ? 1 : 0;
+    const std::int64_t cells = (side + s) * (side + s);
     device_buffer<std::uint8_t> img(n);
-    device_buffer<Acc> out(n), ref(n);
+    device_buffer<Acc> out(cells), ref(cells);
     PARASCAN_CUDA_CHECK(validation::fill_random_words(reinterpret_cast<std::uint32_t*>(img.data()), n / 4, 7 + side));
     const image_shape shape{side, side};
-    const std::size_t pitch = side * sizeof(Acc);
-    const double copy = copy_gbs(out.data(), ref.data(), n * sizeof(Acc));
+    const std::size_t pitch = (side + s) * sizeof(Acc);
+    const double copy = copy_gbs(out.data(), ref.data(), cells * sizeof(Acc));
     std::size_t our_bytes = 0, cub_bytes = 0;
-    PARASCAN_CUDA_CHECK(summed_area_table(nullptr, our_bytes, img.data(), side, out.data(), pitch, shape, sat_layout::inclusive));
+    PARASCAN_CUDA_CHECK(summed_area_table(nullptr, our_bytes, img.data(), side, out.data(), pitch, shape, layout));
     PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(nullptr, cub_bytes, img.data(), side, ref.data(), pitch, shape,
-                                                          sat_layout::inclusive, false));
+                                                          layout, false));
     device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
     const double cub_ms = time([&] {
       PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(cub_temp.data(), cub_bytes, img.data(), side, ref.data(), pitch,
-                                                            shape, sat_layout::inclusive, false));
+                                                            shape, layout, false));
     });
     out.poison();
     const double ms = time([&] {
-      PARASCAN_CUDA_CHECK(summed_area_table(our_temp.data(), our_bytes, img.data(), side, out.data(), pitch, shape,
-                                            sat_layout::inclusive));
+      PARASCAN_CUDA_CHECK(summed_area_table(our_temp.data(), our_bytes, img.data(), side, out.data(), pitch, shape, layout));
     });
     std::int64_t diff = 0;
     PARASCAN_CUDA_CHECK(validation::count_word_differences(reinterpret_cast<std::uint32_t*>(out.data()),
                                                            reinterpret_cast<std::uint32_t*>(ref.data()),
-                                                           static_cast<std::size_t>(n) * sizeof(Acc) / 4, diff));
-    const double bytes = static_cast<double>(n) * (1 + sizeof(Acc));
+                                                           static_cast<std::size_t>(cells) * sizeof(Acc) / 4, diff));
+    const double bytes = static_cast<double>(n) + static_cast<double>(cells) * sizeof(Acc);
     const std::string type = sizeof(Acc) == 4 ? "u32" : "u64";
-    const std::string shape_name = std::to_string(side) + "^2 u8";
+    const std::string shape_name = std::to_string(side) + "^2 u8 " + (s ? "padded" : "inclusive");
     add({"sat", type, "CUB-based", shape_name, n, bytes, cub_ms, cub_ms, copy, true});
     add({"sat", type, "parascan", shape_name, n, bytes, ms, cub_ms, copy, diff == 0});
   }
@@ -221,8 +221,9 @@ int main(int argc, char** argv) {
       const std::vector<std::int64_t> sides = a.quick ? std::vector<std::int64_t>{1024, 8192}
                                                       : std::vector<std::int64_t>{1024, 4096, 8192, 16384};
       for (std::int64_t side : sides) {
-        b.sat<std::uint32_t>(side);
-        b.sat<std::uint64_t>(side);
+        b.sat<std::uint32_t>(side, sat_layout::inclusive);
+        b.sat<std::uint32_t>(side, sat_layout::padded);
+        b.sat<std::uint64_t>(side, sat_layout::inclusive);
       }
     }
     std::int64_t bad = 0;

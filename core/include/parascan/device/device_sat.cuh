@@ -1,20 +1,23 @@
 // Summed-area tables from warp scans, in tiles, with the carries between tiles scanned apart
 // (the tile decomposition of Nehab et al. 2011, "GPU-efficient recursive filtering and summed-area
-// tables", with plain sums). The image is cut into tiles of tile_rows × tile_cols; one warp owns a
-// tile and lane l holds columns l, l+32, l+64, l+96 (every load and store is one 128-byte row
-// segment per warp).
-//   1. totals:  per tile, the sum of each of its rows and of each of its columns (reads the image)
+// tables", with plain sums). The image is cut into tiles of 64 rows × 128 columns; one warp owns a
+// tile and lane l holds the four adjacent columns 4l..4l+3, so a tile row is one vector load (4, 8
+// or 16 bytes per lane), one warp scan and one 16-byte store per lane.
+//   1. totals:  per tile, the sum of each of its rows, of each of its columns, and of the whole tile
 //   2. carries: exclusive scans across tiles — row sums along a tile row (the sum left of a tile,
-//      per image row), column sums down a tile column (the sum above a tile, per image column), and
-//      the corner (the sum above and to the left of a tile)
+//      per image row), column sums down a tile column (the sum above a tile, per image column), tile
+//      totals along a tile row; the corner of a tile (the sum above and to its left) is then the
+//      sum of those totals above it: summed by the table kernel's warp when there are at most 1024
+//      tile rows, else scanned down the tile columns by a kernel of its own
 //   3. table:   per tile, top = corner + scan of the column carries along the tile's columns, then
-//      down the rows: row prefix (warp scan + the row's left carry) added to the running column sums
-//      (reads the image again, writes the table once)
-// Traffic: read the image twice, write the table once, plus carries of (1/tile_rows + 1/tile_cols)
-// of the table.
+//      down the rows: row prefix (thread scan of 4, warp scan, + the row's left carry) added to the
+//      running column sums (reads the image again, writes the table once)
+// Traffic: read the image twice, write the table once, plus carries of (1/64 + 1/128) of the table.
 #pragma once
 #include <climits>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include "parascan/device/device_scan.cuh"
 #include "parascan/ops.hpp"
 #include "parascan/sat.hpp"
@@ -22,10 +25,11 @@
 
 namespace parascan::device::sat_detail {
 
-constexpr int segments = 4;                                 // columns per lane
-constexpr int tile_cols = warp::warp_threads * segments;    // 128
-constexpr int tile_rows = 64;
+constexpr int lane_cols = 4;                                // adjacent columns per lane
+constexpr int tile_cols = warp::warp_threads * lane_cols;   // 128
+constexpr int tile_rows = 64;                               // two rows per lane for the row carries
 constexpr int warps_per_block = 8;
+constexpr int line_threads = 256;                           // block size of the carry scans
 
 struct grid_shape {
   std::int64_t width, height, tiles_x, tiles_y;
@@ -36,23 +40,44 @@ inline grid_shape grid_of(image_shape s) {
   return {s.width, s.height, (s.width + tile_cols - 1) / tile_cols, (s.height + tile_rows - 1) / tile_rows};
 }
 
-template <class Acc, class In>
-__device__ __forceinline__ Acc value_of(const In& x, bool squared) {
-  const Acc a = static_cast<Acc>(x);
-  return squared ? a * a : a;
+/// Image rows loaded before any is summed: 32 bytes of pixels per lane in flight.
+template <class In>
+constexpr int rows_in_flight = 16 / (lane_cols * static_cast<int>(sizeof(In)));
+/// Blocks per SM the tile kernels are compiled for (caps registers at 64 per thread).
+constexpr int min_blocks = 4;
+
+/// A lane's four pixels as packed words (a single load when aligned): u8 → one 32-bit word, u16 →
+/// two, u32/f32 → four. (uchar4/ushort4 would take a register per pixel.)
+template <class In> struct quad_of;
+template <> struct quad_of<std::uint8_t> { using type = unsigned; };
+template <> struct quad_of<std::uint16_t> { using type = uint2; };
+template <> struct quad_of<std::uint32_t> { using type = uint4; };
+template <> struct quad_of<float> { using type = uint4; };
+template <class In>
+using quad_t = typename quad_of<In>::type;
+
+/// Pixel k (0..3) of a packed quad.
+template <class In>
+__device__ __forceinline__ In pixel(const quad_t<In>& q, int k) {
+  if constexpr (sizeof(In) == 1) {
+    return static_cast<In>((q >> (8 * k)) & 0xffu);
+  } else if constexpr (sizeof(In) == 2) {
+    const unsigned w = k < 2 ? q.x : q.y;
+    return static_cast<In>(k % 2 ? w >> 16 : w & 0xffffu);
+  } else {
+    const unsigned w = k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w;
+    In v;
+    memcpy(&v, &w, sizeof(v));
+    return v;
+  }
 }
 
-template <class T>
-__device__ __forceinline__ T warp_sum(T v) {
-#pragma unroll
-  for (int offset = warp::warp_threads / 2; offset > 0; offset >>= 1)
-    v = sum{}(v, warp::shuffle_words(v, [offset](unsigned w) { return __shfl_xor_sync(warp::full_mask, w, offset); }));
-  return v;
-}
-
-template <class T>
-__device__ __forceinline__ T lane_value(T v, int lane) {
-  return warp::shuffle_words(v, [lane](unsigned w) { return __shfl_sync(warp::full_mask, w, lane); });
+/// A packed quad from four pixels.
+template <class In>
+__device__ __forceinline__ quad_t<In> pack(const In (&p)[4]) {
+  quad_t<In> q;
+  memcpy(&q, p, sizeof(q));
+  return q;
 }
 
 template <class T>
@@ -64,123 +89,486 @@ __device__ __forceinline__ T* row_of(T* base, std::size_t pitch, std::int64_t y)
   return reinterpret_cast<T*>(reinterpret_cast<char*>(base) + static_cast<std::size_t>(y) * pitch);
 }
 
+/// Pixels x..x+3 of a row, zero past the width; one vector load when `vector` (the row and x aligned).
+template <class In>
+__device__ __forceinline__ quad_t<In> load_quad(const In* row, std::int64_t x, std::int64_t width, bool vector) {
+  if (vector && x + lane_cols <= width) return __ldg(reinterpret_cast<const quad_t<In>*>(row + x));
+  In p[lane_cols];
+#pragma unroll
+  for (int k = 0; k < lane_cols; ++k) p[k] = x + k < width ? __ldg(row + x + k) : In(0);
+  return pack(p);
+}
+
+/// Calls f(pixels, r) for rows r = 0..rows−1 in order with the loads of the next `Depth` rows in
+/// flight: a ring of registers whose indices unrolling fixes. load(r) must give zeros for r ≥ rows.
+/// When `fast` (warp-uniform: a whole tile of rows, every lane's pixels inside the image, aligned)
+/// the loop has no per-row branches, so the compiler can overlap the shuffle chains of several rows;
+/// fast_load(r) is then used for r < tile_rows.
+template <int Depth, class Quad, class FastLoad, class Load, class F>
+__device__ __forceinline__ void for_rows(int rows, bool fast, FastLoad fast_load, Load load, F f) {
+  Quad q[Depth];
+  if (fast) {
+#pragma unroll
+    for (int i = 0; i < Depth; ++i) q[i] = fast_load(i);
+#pragma unroll 1
+    for (int r0 = 0; r0 < tile_rows; r0 += Depth) {
+#pragma unroll
+      for (int i = 0; i < Depth; ++i) {
+        const Quad cur = q[i];
+        if (r0 + i + Depth < tile_rows) q[i] = fast_load(r0 + i + Depth);
+        f(cur, r0 + i);
+      }
+    }
+    return;
+  }
+#pragma unroll
+  for (int i = 0; i < Depth; ++i) q[i] = load(i);
+#pragma unroll 1
+  for (int r0 = 0; r0 < rows; r0 += Depth) {
+#pragma unroll
+    for (int i = 0; i < Depth; ++i) {
+      const int r = r0 + i;
+      if (r < rows) {
+        const Quad cur = q[i];
+        q[i] = load(r + Depth);
+        f(cur, r);
+      }
+    }
+  }
+}
+
+template <class Acc, class In>
+__device__ __forceinline__ Acc value_of(In x, bool squared) {
+  const Acc a = static_cast<Acc>(x);
+  return squared ? a * a : a;
+}
+
+template <class Acc, class In>
+__device__ __forceinline__ void unpack(const quad_t<In>& q, bool squared, Acc (&a)[lane_cols]) {
+#pragma unroll
+  for (int k = 0; k < lane_cols; ++k) a[k] = value_of<Acc>(pixel<In>(q, k), squared);
+}
+
+/// v[k] to row[x + k] for x + k ≤ last; 16-byte stores when `vector` (row 16-byte aligned, x % 4 == 0).
+template <class Acc>
+__device__ __forceinline__ void store_quad(Acc* row, std::int64_t x, std::int64_t last, bool vector,
+                                           const Acc (&v)[lane_cols]) {
+  if (vector && x + lane_cols - 1 <= last) {
+    constexpr int words = sizeof(Acc) * lane_cols / sizeof(uint4);
+    uint4 w[words];
+    memcpy(w, v, sizeof(w));
+#pragma unroll
+    for (int i = 0; i < words; ++i) reinterpret_cast<uint4*>(row + x)[i] = w[i];
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < lane_cols; ++k)
+    if (x + k <= last) row[x + k] = v[k];
+}
+
+template <class T>
+__device__ __forceinline__ T warp_sum(T v) {
+#pragma unroll
+  for (int offset = warp::warp_threads / 2; offset > 0; offset >>= 1)
+    v = v + warp::shuffle_words(v, [offset](unsigned w) { return __shfl_xor_sync(warp::full_mask, w, offset); });
+  return v;
+}
+
+template <class T>
+__device__ __forceinline__ T lane_value(T v, int lane) {
+  return warp::shuffle_words(v, [lane](unsigned w) { return __shfl_sync(warp::full_mask, w, lane); });
+}
+
+/// Σ of v over the lanes below this one (integers subtract; floats shift, so that no rounding differs).
+template <class T>
+__device__ __forceinline__ T exclusive_warp_sum(T v, int lane) {
+  const T inc = warp::inclusive_scan(v, sum{}, lane);
+  if constexpr (std::is_integral_v<T>) {
+    return inc - v;
+  } else {
+    const T up = warp::shfl_up(inc, 1);
+    return lane == 0 ? T(0) : up;
+  }
+}
+
 /// The warp's tile, or -1 past the last tile (the whole warp leaves together).
 __device__ __forceinline__ std::int64_t warp_tile(const grid_shape& g) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / warp::warp_threads;
   return t < g.tiles() ? t : -1;
 }
 
-/// Step 1: row_sums[tx·H + y] and col_sums[ty·W + x] of every tile.
+/// Step 1: row_sums[tx·H + y], col_sums[ty·W + x] and totals[tx·tiles_y + ty] of every tile.
 template <class In, class Acc>
-__global__ void __launch_bounds__(warps_per_block * 32)
-    tile_sums_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, Acc* row_sums, Acc* col_sums) {
+__global__ void __launch_bounds__(warps_per_block * 32, min_blocks)
+    tile_sums_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, bool vector_in, Acc* row_sums,
+                     Acc* col_sums, Acc* totals) {
   const std::int64_t t = warp_tile(g);
   if (t < 0) return;
   const int lane = threadIdx.x % warp::warp_threads;
-  const std::int64_t ty = t / g.tiles_x, tx = t % g.tiles_x, x0 = tx * tile_cols, y0 = ty * tile_rows;
+  const std::int64_t ty = t / g.tiles_x, tx = t % g.tiles_x, y0 = ty * tile_rows;
+  const std::int64_t x = tx * tile_cols + lane * lane_cols;
   const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
-  Acc col[segments] = {};
-#pragma unroll 4
-  for (int r = 0; r < rows; ++r) {
-    const In* row = row_of(image, pitch, y0 + r);
-    Acc s = Acc(0);
+  constexpr int batch = rows_in_flight<In>;
+  Acc col[lane_cols] = {};
+  Acc mine[2] = {};  // the sums of tile rows lane and lane + 32
+  const bool vector = vector_in && x + lane_cols <= g.width;
+  const In* first = row_of(image, pitch, y0);
+  const bool fast = rows == tile_rows && __all_sync(warp::full_mask, vector);
+  for_rows<batch, quad_t<In>>(
+      rows, fast, [&](int r) { return __ldg(reinterpret_cast<const quad_t<In>*>(row_of(first, pitch, r) + x)); },
+      [&](int r) { return r < rows ? load_quad(row_of(first, pitch, r), x, g.width, vector) : quad_t<In>{}; },
+      [&](const quad_t<In>& q, int r) {
+        Acc a[lane_cols];
+        unpack<Acc, In>(q, squared, a);
+        Acc s = Acc(0);
 #pragma unroll
-    for (int k = 0; k < segments; ++k) {
-      const std::int64_t x = x0 + k * warp::warp_threads + lane;
-      const Acc v = x < g.width ? value_of<Acc>(row[x], squared) : Acc(0);
-      col[k] = sum{}(col[k], v);
-      s = sum{}(s, v);
+        for (int k = 0; k < lane_cols; ++k) {
+          col[k] = col[k] + a[k];
+          s = s + a[k];
+        }
+        s = warp_sum(s);
+        if (lane == (r & 31)) {
+          if (r < 32) mine[0] = s;
+          else mine[1] = s;
+        }
+      });
+  Acc* rs = row_sums + tx * g.height + y0;
+  if (lane < rows) rs[lane] = mine[0];
+  if (lane + 32 < rows) rs[lane + 32] = mine[1];
+  store_quad(col_sums + ty * g.width, x, g.width - 1, g.width % lane_cols == 0, col);
+  const Acc total = warp_sum(mine[0] + mine[1]);
+  if (lane == 0) totals[tx * g.tiles_y + ty] = total;
+}
+
+/// Step 1 for 8-bit images summed plainly (the common case, where the generic kernel is bound by
+/// instructions, not memory): 8 pixels per lane from one 8-byte load, a warp covering two tiles side
+/// by side (lanes 16k..16k+15 tile 2j + k). A lane's row sum is two dp4a, reduced over the tile's 16
+/// lanes with 4 shuffles; column sums run as packed 16-bit pairs (64 rows × 255 < 2^16).
+constexpr int byte_lane_cols = 8;
+constexpr int byte_tile_lanes = tile_cols / byte_lane_cols;                   // 16
+constexpr int byte_tiles_per_warp = warp::warp_threads / byte_tile_lanes;    // 2
+constexpr int byte_rows_in_flight = 4;
+static_assert(tile_rows * 255 < 65536, "packed 16-bit column sums");
+
+inline std::int64_t byte_warps(const grid_shape& g) {
+  return (g.tiles_x + byte_tiles_per_warp - 1) / byte_tiles_per_warp * g.tiles_y;
+}
+
+template <class Acc, int Depth = byte_rows_in_flight>
+__global__ void __launch_bounds__(warps_per_block * 32, min_blocks)
+    byte_tile_sums_kernel(const std::uint8_t* image, std::size_t pitch, grid_shape g, Acc* row_sums, Acc* col_sums,
+                          Acc* totals) {
+  const std::int64_t groups_x = (g.tiles_x + byte_tiles_per_warp - 1) / byte_tiles_per_warp;
+  const std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / warp::warp_threads;
+  if (w >= groups_x * g.tiles_y) return;
+  const int lane = threadIdx.x % warp::warp_threads, sub = lane % byte_tile_lanes;
+  const std::int64_t ty = w / groups_x, gx = w % groups_x, y0 = ty * tile_rows;
+  const std::int64_t tx = gx * byte_tiles_per_warp + lane / byte_tile_lanes;
+  const std::int64_t x = gx * byte_tiles_per_warp * tile_cols + lane * byte_lane_cols;
+  const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
+  const bool full = x + byte_lane_cols <= g.width;
+  const std::uint8_t* first = row_of(image, pitch, y0);
+  unsigned col[byte_lane_cols / 2] = {};  // packed pairs: col[2i] = columns 4i, 4i+1; col[2i+1] = 4i+2, 4i+3
+  unsigned keep = 0;                      // the tile's sum of row (r & ~15) + sub
+  Acc* rs = row_sums + tx * g.height + y0;
+  const bool live = tx < g.tiles_x;
+  const auto load = [&](int r) {
+    uint2 v = {0, 0};
+    if (r < rows) {
+      const std::uint8_t* row = row_of(first, pitch, r);
+      if (full) {
+        v = __ldg(reinterpret_cast<const uint2*>(row + x));
+      } else {
+        std::uint8_t b[byte_lane_cols];
+#pragma unroll
+        for (int k = 0; k < byte_lane_cols; ++k) b[k] = x + k < g.width ? row[x + k] : 0;
+        memcpy(&v, b, sizeof(v));
+      }
     }
-    s = warp_sum(s);
-    if (lane == 0) row_sums[tx * g.height + y0 + r] = s;
+    return v;
+  };
+  const bool fast = rows == tile_rows && __all_sync(warp::full_mask, full);
+  const auto fast_load = [&](int r) { return __ldg(reinterpret_cast<const uint2*>(row_of(first, pitch, r) + x)); };
+  for_rows<Depth, uint2>(rows, fast, fast_load, load, [&](const uint2& v, int r) {
+    const unsigned words[2] = {v.x, v.y};
+    unsigned s = 0;
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      s = __dp4a(words[i], 0x01010101u, s);
+      col[2 * i] += __byte_perm(words[i], 0, 0x4140);
+      col[2 * i + 1] += __byte_perm(words[i], 0, 0x4342);
+    }
+#pragma unroll
+    for (int offset = 1; offset < byte_tile_lanes; offset <<= 1) s += __shfl_xor_sync(warp::full_mask, s, offset);
+    if (sub == (r % byte_tile_lanes)) keep = s;
+    if (r % byte_tile_lanes == byte_tile_lanes - 1 || r == rows - 1) {
+      const int row = r / byte_tile_lanes * byte_tile_lanes + sub;
+      if (live && row <= r) rs[row] = static_cast<Acc>(keep);
+    }
+  });
+  Acc c[byte_lane_cols];
+  unsigned total = 0;
+#pragma unroll
+  for (int i = 0; i < byte_lane_cols / 2; ++i) {
+    c[2 * i] = static_cast<Acc>(col[i] & 0xffffu);
+    c[2 * i + 1] = static_cast<Acc>(col[i] >> 16);
+    total += (col[i] & 0xffffu) + (col[i] >> 16);
+  }
+  Acc* cs = col_sums + ty * g.width;
+#pragma unroll
+  for (int i = 0; i < byte_lane_cols / lane_cols; ++i) {
+    const Acc quad[lane_cols] = {c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]};
+    store_quad(cs, x + lane_cols * i, g.width - 1, g.width % lane_cols == 0, quad);
   }
 #pragma unroll
-  for (int k = 0; k < segments; ++k) {
-    const std::int64_t x = x0 + k * warp::warp_threads + lane;
-    if (x < g.width) col_sums[ty * g.width + x] = col[k];
-  }
+  for (int offset = 1; offset < byte_tile_lanes; offset <<= 1) total += __shfl_xor_sync(warp::full_mask, total, offset);
+  if (live && sub == 0) totals[tx * g.tiles_y + ty] = static_cast<Acc>(total);
 }
 
-/// Step 2a/2b: exclusive scans in place, one thread per line: `lines` lines of `steps` values each,
-/// value j of line i at data[j·lines + i] (consecutive threads read consecutive words).
+/// Exclusive scans of `lines` lines of `steps` values in place; value j of line i is at
+/// data[i·line_stride + j·step_stride]. A block of 8 warps takes 32 · 8/group lines: the `group`
+/// warps of a line group (a power of two ≤ 8) each take a contiguous part of the steps for the same
+/// 32 lines (so a warp reads 32 neighbouring words when line_stride is 1), sum it, exchange the part
+/// sums through shared memory, then rewrite their part.
+constexpr int line_warps = line_threads / warp::warp_threads;
+
 template <class Acc>
-__global__ void carries_kernel(Acc* data, std::int64_t lines, std::int64_t steps) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= lines) return;
-  Acc running = Acc(0);
-  for (std::int64_t j = 0; j < steps; ++j) {
-    const Acc v = data[j * lines + i];
-    data[j * lines + i] = running;
-    running = sum{}(running, v);
+struct line_scan {
+  Acc* data = nullptr;
+  std::int64_t lines = 0, steps = 0, line_stride = 0, step_stride = 0;
+  int group = 1;  // 0: a warp per line, lanes along the steps (for step_stride 1: few long contiguous lines)
+  __host__ __device__ std::int64_t lines_per_block() const {
+    return group == 0 ? line_warps : warp::warp_threads * (line_warps / group);
   }
+  __host__ __device__ std::int64_t blocks() const { return (lines + lines_per_block() - 1) / lines_per_block(); }
+};
+
+/// Warps per line: enough threads to fill the GPU, at least ~4 steps each; 0 (a warp along each line)
+/// when the steps are contiguous and the lines too few to fill a block's lanes.
+inline int line_group(std::int64_t lines, std::int64_t steps, std::int64_t step_stride) {
+  if (step_stride == 1 && lines < 4096) return 0;
+  int g = 1;
+  while (g < line_warps && lines * g < 65536 && 4 * g < steps) g *= 2;
+  return g;
 }
 
-/// Step 2c: corner[ty·tiles_x + tx] = Σ of the column carries of tile row ty left of tile tx
-/// (= the image above and to the left of the tile). One warp per tile row.
+/// A warp per line, each lane four adjacent steps at a time (step_stride is 1).
 template <class Acc>
-__global__ void __launch_bounds__(warps_per_block * 32) corners_kernel(const Acc* col_carries, grid_shape g, Acc* corners) {
-  const std::int64_t ty = static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / warp::warp_threads;
-  if (ty >= g.tiles_y) return;
+__device__ __forceinline__ void scan_line_along(const line_scan<Acc>& job, std::int64_t block) {
   const int lane = threadIdx.x % warp::warp_threads;
-  Acc running = Acc(0);
-  for (std::int64_t tx = 0; tx < g.tiles_x; ++tx) {
-    if (lane == 0) corners[ty * g.tiles_x + tx] = running;
-    Acc s = Acc(0);
+  const std::int64_t line = block * line_warps + threadIdx.x / warp::warp_threads;
+  if (line >= job.lines) return;
+  Acc* base = job.data + line * job.line_stride;
+  Acc carry = Acc(0);
+  for (std::int64_t j0 = 0; j0 < job.steps; j0 += warp::warp_threads * lane_cols) {
+    const std::int64_t j = j0 + lane * lane_cols;
+    Acc v[lane_cols];
 #pragma unroll
-    for (int k = 0; k < segments; ++k) {
-      const std::int64_t x = tx * tile_cols + k * warp::warp_threads + lane;
-      if (x < g.width) s = sum{}(s, col_carries[ty * g.width + x]);
-    }
-    running = sum{}(running, warp_sum(s));
+    for (int k = 0; k < lane_cols; ++k) v[k] = j + k < job.steps ? base[j + k] : Acc(0);
+    Acc before[lane_cols];  // exclusive within the lane
+    before[0] = Acc(0);
+#pragma unroll
+    for (int k = 1; k < lane_cols; ++k) before[k] = before[k - 1] + v[k - 1];
+    const Acc mine = before[lane_cols - 1] + v[lane_cols - 1];
+    const Acc lanes_before = carry + exclusive_warp_sum(mine, lane);
+#pragma unroll
+    for (int k = 0; k < lane_cols; ++k)
+      if (j + k < job.steps) base[j + k] = lanes_before + before[k];
+    carry = lane_value(lanes_before + mine, warp::warp_threads - 1);
   }
 }
 
-/// Step 3: the table. `shift` is 1 for the padded layout (and then the tile also writes its share of
-/// the zero first row and column), 0 for the inclusive one.
-template <class In, class Acc>
-__global__ void __launch_bounds__(warps_per_block * 32)
-    table_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, const Acc* row_carries,
-                 const Acc* col_carries, const Acc* corners, Acc* table, std::size_t table_pitch, int shift) {
+template <class Acc>
+__device__ __forceinline__ void scan_lines(const line_scan<Acc>& job, std::int64_t block, Acc (&parts)[line_warps][warp::warp_threads]) {
+  if (job.group == 0) return scan_line_along(job, block);
+  const int warp_id = threadIdx.x / warp::warp_threads, lane = threadIdx.x % warp::warp_threads;
+  const int group = job.group, part = warp_id % group;
+  const std::int64_t line = block * job.lines_per_block() + (warp_id / group) * warp::warp_threads + lane;
+  const bool live = line < job.lines;
+  const std::int64_t per = (job.steps + group - 1) / group, j0 = part * per;
+  const std::int64_t j1 = j0 + per < job.steps ? j0 + per : job.steps;
+  Acc* base = job.data + (live ? line * job.line_stride : 0);
+  const std::int64_t stride = job.step_stride;
+  Acc s = Acc(0);
+  if (live) {
+#pragma unroll 8
+    for (std::int64_t j = j0; j < j1; ++j) s = s + base[j * stride];
+  }
+  parts[warp_id][lane] = s;
+  __syncthreads();
+  Acc running = Acc(0);
+  for (int p = 0; p < part; ++p) running = running + parts[warp_id - part + p][lane];
+  if (!live) return;
+  constexpr int chunk = 8;
+  for (std::int64_t j = j0; j < j1; j += chunk) {
+    Acc v[chunk];
+#pragma unroll
+    for (int i = 0; i < chunk; ++i)
+      if (j + i < j1) v[i] = base[(j + i) * stride];
+#pragma unroll
+    for (int i = 0; i < chunk; ++i)
+      if (j + i < j1) {
+        base[(j + i) * stride] = running;
+        running = running + v[i];
+      }
+  }
+}
+
+/// Step 2: up to three independent line scans in one launch, each on blocks of its own.
+template <class Acc>
+__global__ void __launch_bounds__(line_threads) line_scans_kernel(line_scan<Acc> a, line_scan<Acc> b, line_scan<Acc> c) {
+  __shared__ Acc parts[line_warps][warp::warp_threads];
+  std::int64_t block = blockIdx.x;
+  if (block < a.blocks()) return scan_lines(a, block, parts);
+  block -= a.blocks();
+  if (block < b.blocks()) return scan_lines(b, block, parts);
+  scan_lines(c, block - b.blocks(), parts);
+}
+
+/// Tile rows up to which the table kernel sums the corner itself (≤ 32 loads per lane).
+constexpr std::int64_t corner_rows_in_kernel = 1024;
+
+/// Stores a lane's four running sums, table columns c..c+3 (c = x + shift), with 16-byte stores at
+/// any row alignment: with the row d elements off a 16-byte boundary at c, lane l stores the aligned
+/// window c−d..c+3−d (lane l−1's last d values and its own first 4−d); lane 0 stores only its own
+/// columns (the rest belong to the tile on the left) and lane 31 adds its last d values.
+template <class Acc>
+__device__ __forceinline__ void store_row(Acc* out, std::int64_t c, std::int64_t last, int lane,
+                                          const Acc (&v)[lane_cols]) {
+  constexpr int per_vector = static_cast<int>(sizeof(uint4) / sizeof(Acc));
+  const int d = static_cast<int>((reinterpret_cast<std::uintptr_t>(out + c) / sizeof(Acc)) % per_vector);
+  if (d == 0) {  // the same for every lane of the row
+    store_quad(out, c, last, true, v);
+    return;
+  }
+  const Acc p1 = warp::shfl_up(v[1], 1), p2 = warp::shfl_up(v[2], 1), p3 = warp::shfl_up(v[3], 1);
+  Acc w[lane_cols];
+  if (d == 1) {
+    w[0] = p3, w[1] = v[0], w[2] = v[1], w[3] = v[2];
+  } else if (d == 2) {
+    w[0] = p2, w[1] = p3, w[2] = v[0], w[3] = v[1];
+  } else {
+    w[0] = p1, w[1] = p2, w[2] = p3, w[3] = v[0];
+  }
+  const std::int64_t start = c - d;
+  if (lane == 0) {
+#pragma unroll
+    for (int j = 0; j < lane_cols; ++j)
+      if (j >= d && start + j <= last) out[start + j] = w[j];
+  } else {
+    store_quad(out, start, last, true, w);
+  }
+  if (lane == warp::warp_threads - 1) {
+#pragma unroll
+    for (int j = 0; j < lane_cols; ++j)
+      if (j >= lane_cols - d && c + j <= last) out[c + j] = v[j];
+  }
+}
+
+/// Step 3: the table. `shift` is 1 for the padded layout (table column X holds image column X − 1,
+/// row Y image row Y − 1): the tile at the top also writes its share of the zero first row, the tile
+/// at the left the zero first column.
+template <class In, class Acc, int MinBlocks = min_blocks>
+__global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
+    table_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, bool vector_in, const Acc* row_carries,
+                 const Acc* col_carries, const Acc* corners, bool corners_scanned, Acc* table, std::size_t table_pitch,
+                 int shift) {
   const std::int64_t t = warp_tile(g);
   if (t < 0) return;
   const int lane = threadIdx.x % warp::warp_threads;
-  const std::int64_t ty = t / g.tiles_x, tx = t % g.tiles_x, x0 = tx * tile_cols, y0 = ty * tile_rows;
+  const std::int64_t ty = t / g.tiles_x, tx = t % g.tiles_x, y0 = ty * tile_rows;
+  const std::int64_t x = tx * tile_cols + lane * lane_cols;
+  const std::int64_t last = g.width - 1 + shift;  // the last table column
   const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
-  // The row above the tile: table(y0 − 1, x) for the tile's columns.
-  Acc running[segments];
-  Acc carry = corners[t];
-#pragma unroll
-  for (int k = 0; k < segments; ++k) {
-    const std::int64_t x = x0 + k * warp::warp_threads + lane;
-    const Acc inc = warp::inclusive_scan(x < g.width ? col_carries[ty * g.width + x] : Acc(0), sum{}, lane);
-    running[k] = sum{}(carry, inc);
-    carry = sum{}(carry, lane_value(inc, warp::warp_threads - 1));
+  // The corner: with few tile rows the warp sums the tiles above from the totals scanned along tile
+  // rows (at most corner_rows_in_kernel values); otherwise a kernel of its own scanned them downwards.
+  Acc corner;
+  if (corners_scanned) {
+    corner = corners[tx * g.tiles_y + ty];
+  } else {
+    Acc above = Acc(0);
+    for (std::int64_t i = lane; i < ty; i += warp::warp_threads) above = above + corners[tx * g.tiles_y + i];
+    corner = lane_value(warp_sum(above), 0);
   }
-  if (shift && ty == 0) {  // padded: the zero first row above this tile's columns (and the corner)
-    Acc* top = table;
+  // running[k] = table(y0 − 1, x + k): the corner plus the column carries of the tile's columns to x + k.
+  Acc running[lane_cols];
+  {
+    Acc cc[lane_cols];
 #pragma unroll
-    for (int k = 0; k < segments; ++k) {
-      const std::int64_t x = x0 + k * warp::warp_threads + lane;
-      if (x < g.width) top[x + 1] = Acc(0);
+    for (int k = 0; k < lane_cols; ++k) cc[k] = x + k < g.width ? col_carries[ty * g.width + x + k] : Acc(0);
+#pragma unroll
+    for (int k = 1; k < lane_cols; ++k) cc[k] = cc[k - 1] + cc[k];
+    const Acc before = corner + exclusive_warp_sum(cc[lane_cols - 1], lane);
+#pragma unroll
+    for (int k = 0; k < lane_cols; ++k) running[k] = before + cc[k];
+  }
+  // The row carries of tile rows lane and lane + 32.
+  const Acc* rc = row_carries + tx * g.height + y0;
+  const Acc carry0 = lane < rows ? rc[lane] : Acc(0), carry1 = lane + 32 < rows ? rc[lane + 32] : Acc(0);
+  if (shift && ty == 0) {
+    const Acc zero[lane_cols] = {};
+    store_row(table, x + shift, last, lane, zero);
+    if (tx == 0 && lane == 0) table[0] = Acc(0);
+  }
+  const bool vector = vector_in && x + lane_cols <= g.width;
+  const In* first = row_of(image, pitch, y0);
+  Acc* out_first = row_of(table, table_pitch, y0 + shift);
+  const bool fast = rows == tile_rows && __all_sync(warp::full_mask, vector);
+  const auto emit = [&](const Acc (&a)[lane_cols], Acc lanes_before, int r) {
+    const Acc before = lane_value(r < 32 ? carry0 : carry1, r & 31) + lanes_before;
+#pragma unroll
+    for (int k = 0; k < lane_cols; ++k) running[k] = running[k] + (before + a[k]);
+    Acc* out = row_of(out_first, table_pitch, r);
+    store_row(out, x + shift, last, lane, running);
+    if (shift && tx == 0 && lane == 0) out[0] = Acc(0);
+  };
+  if constexpr (std::is_same_v<In, std::uint8_t>) {
+    // 8-bit sums: a tile row's prefix is at most 128 · 255 < 2^16, so one warp scan of two packed
+    // 16-bit halves serves two rows.
+    if (fast && !squared) {
+      constexpr int depth = rows_in_flight<In>;
+      static_assert(depth % 2 == 0 && tile_cols * 255 < 65536);
+      const auto load = [&](int r) { return __ldg(reinterpret_cast<const unsigned*>(row_of(first, pitch, r) + x)); };
+      unsigned q[depth];
+#pragma unroll
+      for (int i = 0; i < depth; ++i) q[i] = load(i);
+#pragma unroll 1
+      for (int r0 = 0; r0 < tile_rows; r0 += depth) {
+#pragma unroll
+        for (int i = 0; i < depth; i += 2) {
+          const unsigned qa = q[i], qb = q[i + 1];
+          if (r0 + i + depth < tile_rows) {
+            q[i] = load(r0 + i + depth);
+            q[i + 1] = load(r0 + i + 1 + depth);
+          }
+          Acc a[lane_cols], b[lane_cols];
+          unsigned sa = 0, sb = 0;
+#pragma unroll
+          for (int k = 0; k < lane_cols; ++k) {
+            sa += (qa >> (8 * k)) & 0xffu;
+            sb += (qb >> (8 * k)) & 0xffu;
+            a[k] = static_cast<Acc>(sa);
+            b[k] = static_cast<Acc>(sb);
+          }
+          const unsigned packed = sa | (sb << 16);
+          const unsigned before = warp::inclusive_scan(packed, sum{}, lane) - packed;
+          emit(a, static_cast<Acc>(before & 0xffffu), r0 + i);
+          emit(b, static_cast<Acc>(before >> 16), r0 + i + 1);
+        }
+      }
+      return;
     }
-    if (tx == 0 && lane == 0) top[0] = Acc(0);
   }
-#pragma unroll 4
-  for (int r = 0; r < rows; ++r) {
-    const std::int64_t y = y0 + r;
-    const In* row = row_of(image, pitch, y);
-    Acc* out = row_of(table, table_pitch, y + shift) + shift;
-    Acc c = row_carries[tx * g.height + y];
+  for_rows<rows_in_flight<In>, quad_t<In>>(
+      rows, fast, [&](int r) { return __ldg(reinterpret_cast<const quad_t<In>*>(row_of(first, pitch, r) + x)); },
+      [&](int r) { return r < rows ? load_quad(row_of(first, pitch, r), x, g.width, vector) : quad_t<In>{}; },
+      [&](const quad_t<In>& q, int r) {
+        Acc a[lane_cols];
+        unpack<Acc, In>(q, squared, a);
 #pragma unroll
-    for (int k = 0; k < segments; ++k) {
-      const std::int64_t x = x0 + k * warp::warp_threads + lane;
-      const Acc inc = warp::inclusive_scan(x < g.width ? value_of<Acc>(row[x], squared) : Acc(0), sum{}, lane);
-      running[k] = sum{}(running[k], sum{}(c, inc));
-      c = sum{}(c, lane_value(inc, warp::warp_threads - 1));
-      if (x < g.width) out[x] = running[k];
-    }
-    if (shift && tx == 0 && lane == 0) out[-1] = Acc(0);  // padded: the zero first column
-  }
+        for (int k = 1; k < lane_cols; ++k) a[k] = a[k - 1] + a[k];
+        emit(a, exclusive_warp_sum(a[lane_cols - 1], lane), r);
+      });
 }
 
 template <class Acc>
@@ -247,13 +635,14 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
                               bool squared, cudaStream_t stream) {
   using namespace device::sat_detail;
   using device::align_up;
+  using device::check_launch;
   if (shape.width < 0 || shape.height < 0) return cudaErrorInvalidValue;
   const int shift = layout == sat_layout::padded ? 1 : 0;
   const grid_shape g = grid_of(shape);
   const std::size_t row_bytes = align_up(static_cast<std::size_t>(g.tiles_x * g.height) * sizeof(Acc));
   const std::size_t col_bytes = align_up(static_cast<std::size_t>(g.tiles_y * g.width) * sizeof(Acc));
-  const std::size_t corner_bytes = align_up(static_cast<std::size_t>(g.tiles()) * sizeof(Acc));
-  const std::size_t need = row_bytes + col_bytes + corner_bytes > 0 ? row_bytes + col_bytes + corner_bytes : 1;
+  const std::size_t total_bytes = align_up(static_cast<std::size_t>(g.tiles()) * sizeof(Acc));
+  const std::size_t need = row_bytes + col_bytes + total_bytes > 0 ? row_bytes + col_bytes + total_bytes : 1;
   if (d_temp == nullptr) {
     temp_bytes = need;
     return cudaSuccess;
@@ -269,25 +658,50 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
   if (image_pitch < static_cast<std::size_t>(shape.width) * sizeof(In) || image_pitch % sizeof(In) != 0)
     return cudaErrorInvalidPitchValue;
   const std::int64_t blocks = (g.tiles() + warps_per_block - 1) / warps_per_block;
-  if (blocks > INT_MAX) return cudaErrorInvalidValue;
   char* temp = static_cast<char*>(d_temp);
   Acc* row_sums = reinterpret_cast<Acc*>(temp);
   Acc* col_sums = reinterpret_cast<Acc*>(temp + row_bytes);
-  Acc* corners = reinterpret_cast<Acc*>(temp + row_bytes + col_bytes);
+  Acc* totals = reinterpret_cast<Acc*>(temp + row_bytes + col_bytes);
+  // Carries: row sums along tile rows (line y, step tx), column sums down tile columns (line x, step
+  // ty), tile totals along tile rows (line ty, step tx); then the totals down tile columns (corners).
+  line_scan<Acc> rows_job{row_sums, g.height, g.tiles_x, 1, g.height, line_group(g.height, g.tiles_x, g.height)};
+  line_scan<Acc> cols_job{col_sums, g.width, g.tiles_y, 1, g.width, line_group(g.width, g.tiles_y, g.width)};
+  line_scan<Acc> across{totals, g.tiles_y, g.tiles_x, 1, g.tiles_y, line_group(g.tiles_y, g.tiles_x, g.tiles_y)};
+  line_scan<Acc> down{totals, g.tiles_x, g.tiles_y, g.tiles_y, 1, line_group(g.tiles_x, g.tiles_y, 1)};
+  const std::int64_t carry_blocks = rows_job.blocks() + cols_job.blocks() + across.blocks();
+  if (blocks > INT_MAX || carry_blocks > INT_MAX) return cudaErrorInvalidValue;
+  const auto aligned = [](const void* p, std::size_t pitch, std::size_t bytes) {
+    return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && pitch % bytes == 0;
+  };
+  const bool vector_in = aligned(d_image, image_pitch, lane_cols * sizeof(In));
   constexpr int threads = warps_per_block * 32;
   cudaError_t e;
-  tile_sums_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(d_image, image_pitch, g, squared, row_sums, col_sums);
-  if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
-  carries_kernel<<<static_cast<unsigned>((g.height + 255) / 256), 256, 0, stream>>>(row_sums, g.height, g.tiles_x);
-  if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
-  carries_kernel<<<static_cast<unsigned>((g.width + 255) / 256), 256, 0, stream>>>(col_sums, g.width, g.tiles_y);
-  if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
-  corners_kernel<<<static_cast<unsigned>((g.tiles_y + warps_per_block - 1) / warps_per_block), threads, 0, stream>>>(
-      col_sums, g, corners);
-  if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
-  table_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(d_image, image_pitch, g, squared, row_sums, col_sums,
-                                                                      corners, d_table, table_pitch, shift);
-  return cudaPeekAtLastError();
+  if constexpr (std::is_same_v<In, std::uint8_t>) {
+    if (!squared && aligned(d_image, image_pitch, byte_lane_cols)) {
+      const std::int64_t byte_blocks = (byte_warps(g) + warps_per_block - 1) / warps_per_block;
+      byte_tile_sums_kernel<<<static_cast<unsigned>(byte_blocks), threads, 0, stream>>>(d_image, image_pitch, g, row_sums,
+                                                                                       col_sums, totals);
+    } else {
+      tile_sums_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(d_image, image_pitch, g, squared, vector_in,
+                                                                              row_sums, col_sums, totals);
+    }
+  } else {
+    tile_sums_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(d_image, image_pitch, g, squared, vector_in,
+                                                                            row_sums, col_sums, totals);
+  }
+  if ((e = check_launch(stream, false)) != cudaSuccess) return e;
+  line_scans_kernel<<<static_cast<unsigned>(carry_blocks), line_threads, 0, stream>>>(rows_job, cols_job, across);
+  if ((e = check_launch(stream, false)) != cudaSuccess) return e;
+  const bool corners_scanned = g.tiles_y > corner_rows_in_kernel;
+  if (corners_scanned) {
+    line_scans_kernel<<<static_cast<unsigned>(down.blocks()), line_threads, 0, stream>>>(down, line_scan<Acc>{},
+                                                                                        line_scan<Acc>{});
+    if ((e = check_launch(stream, false)) != cudaSuccess) return e;
+  }
+  table_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(d_image, image_pitch, g, squared, vector_in, row_sums,
+                                                                      col_sums, totals, corners_scanned, d_table, table_pitch,
+                                                                      shift);
+  return check_launch(stream, false);
 }
 
 template <class Acc>

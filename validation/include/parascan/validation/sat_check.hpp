@@ -32,7 +32,9 @@ std::vector<R> cpu_sat(const In* image, std::int64_t width, std::int64_t height,
     R row = R(0);
     for (std::int64_t x = 0; x < width; ++x) {
       R v = static_cast<R>(image[y * width + x]);
-      if (absolute && v < R(0)) v = -v;
+      if constexpr (std::is_signed_v<R>) {
+        if (absolute && v < R(0)) v = -v;
+      }
       if (squared) v = v * v;
       row += v;
       t[y * width + x] = row + (y > 0 ? t[(y - 1) * width + x] : R(0));
