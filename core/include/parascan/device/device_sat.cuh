@@ -197,11 +197,42 @@ __device__ __forceinline__ std::int64_t warp_tile(const grid_shape& g) {
   return t < g.tiles() ? t : -1;
 }
 
+/// Programmatic dependent launch (sm_90+; no-ops without it): a kernel lets the next one in the stream
+/// be launched early, and the next one waits for this one's results before reading them.
+__device__ __forceinline__ void allow_next_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+__device__ __forceinline__ void wait_for_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/// Launch `kernel` so that it may start while the previous kernel in the stream finishes (it must
+/// call wait_for_previous_grid() before reading that kernel's output).
+template <class... Params, class... Args>
+cudaError_t launch_after_previous(bool overlap, void (*kernel)(Params...), unsigned grid, unsigned block,
+                                  cudaStream_t stream, Args... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(block);
+  config.stream = stream;
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = attribute;
+  config.numAttrs = overlap ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+}
+
 /// Step 1: row_sums[tx·H + y], col_sums[ty·W + x] and totals[tx·tiles_y + ty] of every tile.
 template <class In, class Acc>
 __global__ void __launch_bounds__(warps_per_block * 32, min_blocks)
     tile_sums_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, bool vector_in, Acc* row_sums,
                      Acc* col_sums, Acc* totals) {
+  allow_next_grid();
   const std::int64_t t = warp_tile(g);
   if (t < 0) return;
   const int lane = threadIdx.x % warp::warp_threads;
@@ -258,6 +289,7 @@ template <class Acc, int Depth = byte_rows_in_flight>
 __global__ void __launch_bounds__(warps_per_block * 32, min_blocks)
     byte_tile_sums_kernel(const std::uint8_t* image, std::size_t pitch, grid_shape g, Acc* row_sums, Acc* col_sums,
                           Acc* totals) {
+  allow_next_grid();
   const std::int64_t groups_x = (g.tiles_x + byte_tiles_per_warp - 1) / byte_tiles_per_warp;
   const std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / warp::warp_threads;
   if (w >= groups_x * g.tiles_y) return;
@@ -418,6 +450,8 @@ __device__ __forceinline__ void scan_lines(const line_scan<Acc>& job, std::int64
 template <class Acc>
 __global__ void __launch_bounds__(line_threads) line_scans_kernel(line_scan<Acc> a, line_scan<Acc> b, line_scan<Acc> c) {
   __shared__ Acc parts[line_warps][warp::warp_threads];
+  wait_for_previous_grid();
+  allow_next_grid();
   std::int64_t block = blockIdx.x;
   if (block < a.blocks()) return scan_lines(a, block, parts);
   block -= a.blocks();
@@ -473,6 +507,7 @@ __global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
     table_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, bool vector_in, const Acc* row_carries,
                  const Acc* col_carries, const Acc* corners, bool corners_scanned, Acc* table, std::size_t table_pitch,
                  int shift) {
+  wait_for_previous_grid();
   const std::int64_t t = warp_tile(g);
   if (t < 0) return;
   const int lane = threadIdx.x % warp::warp_threads;
@@ -690,17 +725,25 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
                                                                             row_sums, col_sums, totals);
   }
   if ((e = check_launch(stream, false)) != cudaSuccess) return e;
-  line_scans_kernel<<<static_cast<unsigned>(carry_blocks), line_threads, 0, stream>>>(rows_job, cols_job, across);
-  if ((e = check_launch(stream, false)) != cudaSuccess) return e;
+  // The kernels after the first may start while their predecessor finishes (Hopper and later).
+  int device = 0, major = 0;
+  if ((e = cudaGetDevice(&device)) != cudaSuccess) return e;
+  if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess) return e;
+  const bool overlap = major >= 9;
+  e = launch_after_previous(overlap, line_scans_kernel<Acc>, static_cast<unsigned>(carry_blocks), line_threads, stream,
+                            rows_job, cols_job, across);
+  if (e != cudaSuccess || (e = check_launch(stream, false)) != cudaSuccess) return e;
   const bool corners_scanned = g.tiles_y > corner_rows_in_kernel;
   if (corners_scanned) {
-    line_scans_kernel<<<static_cast<unsigned>(down.blocks()), line_threads, 0, stream>>>(down, line_scan<Acc>{},
-                                                                                        line_scan<Acc>{});
-    if ((e = check_launch(stream, false)) != cudaSuccess) return e;
+    e = launch_after_previous(overlap, line_scans_kernel<Acc>, static_cast<unsigned>(down.blocks()), line_threads, stream,
+                              down, line_scan<Acc>{}, line_scan<Acc>{});
+    if (e != cudaSuccess || (e = check_launch(stream, false)) != cudaSuccess) return e;
   }
-  table_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(d_image, image_pitch, g, squared, vector_in, row_sums,
-                                                                      col_sums, totals, corners_scanned, d_table, table_pitch,
-                                                                      shift);
+  e = launch_after_previous(overlap, table_kernel<In, Acc>, static_cast<unsigned>(blocks), threads, stream, d_image,
+                            image_pitch, g, squared, vector_in, static_cast<const Acc*>(row_sums),
+                            static_cast<const Acc*>(col_sums), static_cast<const Acc*>(totals), corners_scanned, d_table,
+                            table_pitch, shift);
+  if (e != cudaSuccess) return e;
   return check_launch(stream, false);
 }
 
