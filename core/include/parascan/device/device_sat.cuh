@@ -421,8 +421,16 @@ __device__ __forceinline__ void scan_lines(const line_scan<Acc>& job, std::int64
   const std::int64_t j1 = j0 + per < job.steps ? j0 + per : job.steps;
   Acc* base = job.data + (live ? line * job.line_stride : 0);
   const std::int64_t stride = job.step_stride;
+  constexpr int held = 16;  // parts of up to `held` steps stay in registers: read once, written once
+  Acc v[held];
   Acc s = Acc(0);
-  if (live) {
+  if (per <= held) {
+#pragma unroll
+    for (int i = 0; i < held; ++i) {
+      v[i] = live && j0 + i < j1 ? base[(j0 + i) * stride] : Acc(0);
+      s = s + v[i];
+    }
+  } else if (live) {
 #pragma unroll 8
     for (std::int64_t j = j0; j < j1; ++j) s = s + base[j * stride];
   }
@@ -431,9 +439,17 @@ __device__ __forceinline__ void scan_lines(const line_scan<Acc>& job, std::int64
   Acc running = Acc(0);
   for (int p = 0; p < part; ++p) running = running + parts[warp_id - part + p][lane];
   if (!live) return;
+  if (per <= held) {
+#pragma unroll
+    for (int i = 0; i < held; ++i)
+      if (j0 + i < j1) {
+        base[(j0 + i) * stride] = running;
+        running = running + v[i];
+      }
+    return;
+  }
   constexpr int chunk = 8;
   for (std::int64_t j = j0; j < j1; j += chunk) {
-    Acc v[chunk];
 #pragma unroll
     for (int i = 0; i < chunk; ++i)
       if (j + i < j1) v[i] = base[(j + i) * stride];
