@@ -31,6 +31,7 @@ class cli : public ::testing::Test {
   result run(const std::string& args) { return run_with_env("", args); }
   result compact(const std::string& args) { return run_with_env("", args, PARASCAN_COMPACT_EXE); }
   result sat(const std::string& args) { return run_with_env("", args, PARASCAN_SAT_EXE); }
+  result sort(const std::string& args) { return run_with_env("", args, PARASCAN_SORT_EXE); }
   result run_with_env(const std::string& env, const std::string& args, const std::string& exe = PARASCAN_SCAN_EXE) {
     const auto out = (dir / "stdout").string(), err = (dir / "stderr").string();
     const std::string cmd = (env.empty() ? "" : "env " + env + " ") + exe + " " + args + " > " + out + " 2> " + err;
@@ -237,6 +238,64 @@ TEST_F(cli_gpu, sat_on_coins_gives_the_known_sums) {
   std::string head(15, '\0');
   f.read(head.data(), 15);
   EXPECT_EQ(head, "P5\n384 303\n255\n");
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(cli, radix_sort_refuses_bad_ranges_and_values_before_the_gpu) {
+  auto r = sort("--type u32 --bits 40");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--bits 40"), std::string::npos) << r.err;
+  r = sort("--type u16 --begin-bit 17");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--begin-bit 17"), std::string::npos) << r.err;
+  r = sort("--algorithm quick");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--algorithm"), std::string::npos) << r.err;
+  r = sort("--dist gaussian");
+  EXPECT_EQ(r.code, 2);
+  const std::vector<std::uint32_t> keys = {3, 1, 2, 5, 4};
+  const std::vector<std::uint16_t> values = {1, 2, 3, 4};
+  parascan::app::write_array(path("k.npy"), parascan::app::dtype::u32, keys.data(), 5);
+  parascan::app::write_array(path("v.npy"), parascan::app::dtype::u16, values.data(), 4);
+  r = sort(path("k.npy") + " --values " + path("v.npy") + " -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("v.npy: holds 4 values, but there are 5 keys"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("out.npy")));
+  r = sort(path("missing.npy") + " -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_FALSE(fs::exists(path("out.npy")));
+}
+
+TEST_F(cli_gpu, radix_sort_sorts_pairs_and_permutations) {
+  const std::vector<float> keys = {2.5f, -1.0f, 0.0f, -0.0f, 2.5f, -7.25f};
+  const std::vector<std::uint16_t> values = {10, 11, 12, 13, 14, 15};
+  parascan::app::write_array(path("k.npy"), parascan::app::dtype::f32, keys.data(), 6);
+  parascan::app::write_array(path("v.npy"), parascan::app::dtype::u16, values.data(), 6);
+  for (const char* alg : {"split1", "split4", "split8"}) {
+    auto r = sort(path("k.npy") + " --values " + path("v.npy") + " --validate --algorithm " + alg + " -o " + path("s.npy") +
+                  " --values-out " + path("sv.npy"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
+    auto s = parascan::app::read_array(path("s.npy"), std::nullopt);
+    auto sv = parascan::app::read_array(path("sv.npy"), std::nullopt);
+    ASSERT_EQ(s.count, 6);
+    EXPECT_EQ(sv.type, parascan::app::dtype::u16);
+    // -0.0 and +0.0 are equal and keep their input order; equal 2.5s too.
+    EXPECT_EQ(std::vector<std::uint16_t>(sv.as<std::uint16_t>(), sv.as<std::uint16_t>() + 6),
+              (std::vector<std::uint16_t>{15, 11, 12, 13, 10, 14})) << alg;
+  }
+  auto r = sort(path("k.npy") + " --argsort --descending --validate -o " + path("p.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto p = parascan::app::read_array(path("p.npy"), std::nullopt);
+  EXPECT_EQ(p.type, parascan::app::dtype::i64);
+  EXPECT_EQ(std::vector<std::int64_t>(p.as<std::int64_t>(), p.as<std::int64_t>() + 6),
+            (std::vector<std::int64_t>{0, 4, 2, 3, 1, 5}));
+  r = sort("--n 1000003 --type u64 --dist few-unique --repeat 2");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -1,0 +1,232 @@
+// radix_sort: LSD radix sort on the GPU — keys, keys with values, or the sorting permutation —
+// timed beside cub::DeviceRadixSort in the same run and optionally validated against CUB and a CPU
+// stable sort.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+#include "../common/array_io.hpp"
+#include "../common/cli.hpp"
+#include "../common/dtype.hpp"
+#include "../common/exit_codes.hpp"
+#include "../common/json.hpp"
+#include "../common/timing.hpp"
+#include "parascan/buffer.hpp"
+#include "parascan/device_info.hpp"
+#include "parascan/error.hpp"
+#include "parascan/radix_sort.hpp"
+#include "parascan/validation/sort_check.hpp"
+
+namespace {
+using namespace parascan;
+using namespace parascan::app;
+
+struct sort_args {
+  std::string input, values, values_out, type_name, algorithm = "split8", dist = "uniform";
+  bool argsort = false, descending = false;
+  int bits = -1, begin_bit = 0;
+  std::int64_t n = std::int64_t(1) << 24;
+  std::uint64_t seed = 1;
+  common_options common;
+};
+
+/// Generated keys: uniform bits, already sorted, reverse sorted, 16 distinct values, or all equal.
+template <class Key>
+std::vector<Key> generate(const sort_args& a) {
+  std::mt19937_64 rng(a.seed);
+  std::vector<Key> k(static_cast<std::size_t>(a.n));
+  for (auto& x : k) {
+    std::uint64_t r = rng();
+    if (a.dist == "few-unique") r = (r % 16) * 0x9E3779B97F4A7C15ull;
+    if constexpr (std::is_floating_point_v<Key>) x = static_cast<Key>((static_cast<double>(r >> 11) / 9007199254740992.0 - 0.5) * 2e6);
+    else std::memcpy(&x, &r, sizeof(x));
+  }
+  if (a.dist == "all-equal" && !k.empty()) std::fill(k.begin(), k.end(), k[0]);
+  if (a.dist == "sorted" || a.dist == "reverse") {
+    std::sort(k.begin(), k.end(), [](Key p, Key q) { return validation::cpu_order_of(p) < validation::cpu_order_of(q); });
+    if (a.dist == "reverse") std::reverse(k.begin(), k.end());
+  }
+  return k;
+}
+
+template <class V>
+dtype value_dtype(const host_array* values) {
+  return values ? values->type : dtype_of<V>();
+}
+
+/// Sorts keys (Key) with values of raw type V (argsort: V is the index type, values == nullptr and
+/// `argsort`); no values at all when `pairs` is false.
+template <class Key, class V>
+int run(const sort_args& a, const host_array* file, const host_array* values, bool pairs, sort_options o) {
+  std::vector<Key> h_keys = file ? std::vector<Key>(file->as<Key>(), file->as<Key>() + file->count) : generate<Key>(a);
+  const std::int64_t n = static_cast<std::int64_t>(h_keys.size());
+  const int key_bits = static_cast<int>(8 * sizeof(Key));
+  const int end_bit = o.end_bit < 0 ? key_bits : o.end_bit;
+  std::vector<V> h_values;
+  if (values) h_values.assign(values->as<V>(), values->as<V>() + n);
+  device_buffer<Key> d_keys(n), d_out(n), d_cub(n);
+  device_buffer<V> d_vin(values ? n : 0), d_vout(pairs ? n : 0);
+  d_keys.copy_from_host(h_keys.data(), n);
+  if (values) d_vin.copy_from_host(h_values.data(), n);
+  const V* vin = values ? d_vin.data() : nullptr;
+  auto ours = [&](void* t, std::size_t& b) -> cudaError_t {
+    if (pairs) return radix_sort_pairs(t, b, d_keys.data(), d_out.data(), vin, d_vout.data(), n, o);
+    return radix_sort_keys(t, b, d_keys.data(), d_out.data(), n, o);
+  };
+  // CUB beside it: the same keys, bit range and direction (keys only — the time that compares).
+  auto cub = [&](void* t, std::size_t& b) -> cudaError_t {
+    return validation::cub_sort_keys(t, b, d_keys.data(), d_cub.data(), n, o.begin_bit, end_bit, o.descending);
+  };
+  std::size_t our_bytes = 0, cub_bytes = 0;
+  PARASCAN_CUDA_CHECK(ours(nullptr, our_bytes));
+  PARASCAN_CUDA_CHECK(cub(nullptr, cub_bytes));
+  device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
+  d_out.poison();
+  d_vout.poison();
+  const double our_ms = median_ms(a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); });
+  const double cub_ms = median_ms(a.common.repeat, [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); });
+  std::vector<Key> got(static_cast<std::size_t>(n));
+  d_out.copy_to_host(got.data(), n);
+  std::vector<V> got_values(pairs ? static_cast<std::size_t>(n) : 0);
+  if (pairs) d_vout.copy_to_host(got_values.data(), n);
+
+  std::string verdict = "not checked";
+  if (a.common.validate || !file) {
+    const auto order = validation::cpu_sort_order(h_keys, o.begin_bit, end_bit, o.descending);
+    const auto want = validation::permuted(h_keys, order);
+    std::vector<Key> cub_keys(static_cast<std::size_t>(n));
+    d_cub.copy_to_host(cub_keys.data(), n);
+    std::int64_t first = -1;
+    if (validation::bit_mismatches(cub_keys, want, &first) != 0)
+      throw mismatch_error("cub::DeviceRadixSort disagrees with the CPU stable sort at " + std::to_string(first));
+    if (const std::int64_t bad = validation::bit_mismatches(got, want, &first); bad != 0)
+      throw mismatch_error("validation FAILED: " + std::to_string(bad) + " keys differ from CUB and the CPU; first at " +
+                           std::to_string(first));
+    if (pairs) {
+      std::int64_t bad = 0;
+      for (std::int64_t i = 0; i < n; ++i) {
+        const std::int64_t src = order[static_cast<std::size_t>(i)];
+        const V want_v = values ? h_values[static_cast<std::size_t>(src)] : static_cast<V>(src);
+        if (std::memcmp(&got_values[static_cast<std::size_t>(i)], &want_v, sizeof(V)) != 0 && bad++ == 0) first = i;
+      }
+      if (bad) throw mismatch_error("validation FAILED: " + std::to_string(bad) + (values ? " values" : " indices") +
+                                    " differ from the CPU stable sort; first at " + std::to_string(first));
+    }
+    verdict = "PASS (keys match cub::DeviceRadixSort and a CPU stable sort" +
+              std::string(pairs ? (values ? ", values match the CPU)" : ", the permutation matches the CPU)") : ")");
+  }
+  if (!a.common.output.empty()) {
+    if (a.argsort) {
+      std::vector<std::int64_t> perm(got_values.begin(), got_values.end());
+      write_array(a.common.output, dtype::i64, perm.data(), n);
+    } else {
+      write_array(a.common.output, dtype_of<Key>(), got.data(), n);
+    }
+  }
+  if (!a.values_out.empty()) write_array(a.values_out, value_dtype<V>(values), got_values.data(), n);
+
+  const double value_bytes = pairs ? static_cast<double>(sizeof(V)) * (values ? 2 : 1) : 0.0;
+  const double bytes = static_cast<double>(n) * (2.0 * sizeof(Key) + value_bytes);  // read and write once
+  const double keys_per_s = our_ms > 0 ? n / (our_ms * 1e-3) : 0, ratio = our_ms > 0 ? cub_ms / our_ms : 0;
+  const std::string what = !pairs ? "keys" : a.argsort ? "argsort" : "pairs";
+  if (!a.common.quiet) {
+    std::printf("radix_sort: %lld %s keys (%s), bits [%d,%d) %s, algorithm %s, %s\n", static_cast<long long>(n),
+                std::string(to_string(dtype_of<Key>())).c_str(), file ? a.input.c_str() : a.dist.c_str(), o.begin_bit,
+                end_bit, o.descending ? "descending" : "ascending", std::string(to_string(o.algorithm)).c_str(),
+                what.c_str());
+    std::printf("time: %.4f ms (median of %d)  %.3f G keys/s  %.1f GB/s of one read + one write  | CUB keys %.4f ms  ratio to CUB %.2fx\n",
+                our_ms, a.common.repeat, keys_per_s / 1e9, our_ms > 0 ? bytes / (our_ms * 1e-3) / 1e9 : 0, cub_ms, ratio);
+    std::printf("validation: %s\n", verdict.c_str());
+  }
+  if (!a.common.json.empty()) {
+    json_object j;
+    j.add("tool", "radix_sort").add("n", n).add("type", std::string(to_string(dtype_of<Key>())))
+        .add("mode", what).add("algorithm", std::string(to_string(o.algorithm))).add("begin_bit", o.begin_bit)
+        .add("end_bit", end_bit).add("descending", o.descending).add("time_ms", our_ms).add("keys_per_s", keys_per_s)
+        .add("cub_time_ms", cub_ms).add("ratio_to_cub", ratio).add("validation", verdict);
+    write_json(a.common.json, j.str());
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"radix_sort: LSD radix sort of keys, pairs or a permutation on the GPU (parascan), beside cub::DeviceRadixSort",
+               "radix_sort"};
+  sort_args a;
+  app.add_option("input", a.input, "Keys: .npy or raw (needs --type); without one, --n generated keys (--dist)");
+  app.add_option("--type", a.type_name, "Key type of a raw input or of generated keys (" + dtype_names() + "; default u32)");
+  auto* vals = app.add_option("--values", a.values, "Values to sort along (.npy or raw u32; same length; 1, 2, 4 or 8 bytes each)");
+  app.add_flag("--argsort", a.argsort, "Sort the indices along: -o writes the permutation (i64)")->excludes(vals);
+  app.add_option("--values-out", a.values_out, "Write the sorted values (or the permutation) here");
+  app.add_option("--bits", a.bits, "Sort by this many bits from --begin-bit (default: all the key's bits)");
+  app.add_option("--begin-bit", a.begin_bit, "First key bit compared (of the key's order-preserving image)")->capture_default_str();
+  app.add_flag("--descending", a.descending, "Largest first (stable: equal keys keep their input order)");
+  app.add_option("--algorithm", a.algorithm, "split1 (1-bit splits), split4 (4-bit digits) or split8 (8-bit digits)")
+      ->capture_default_str();
+  app.add_option("--n", a.n, "Keys to generate when there is no input")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--dist", a.dist, "Generated keys: uniform, sorted, reverse, few-unique, all-equal")->capture_default_str();
+  app.add_option("--seed", a.seed, "Seed of the generated keys")->capture_default_str();
+  add_common_options(app, a.common, "radix_sort keys.npy --values ids.npy --validate -o sorted.npy --values-out ids_sorted.npy");
+  return run_tool(app, argc, argv, [&]() -> int {
+    sort_options o;
+    const auto alg = parse_sort_algorithm(a.algorithm);
+    if (!alg) throw input_error("--algorithm: unknown '" + a.algorithm + "' (split1, split4, split8)");
+    o.algorithm = *alg;
+    o.descending = a.descending;
+    static const char* dists[] = {"uniform", "sorted", "reverse", "few-unique", "all-equal"};
+    if (std::find_if(std::begin(dists), std::end(dists), [&](const char* d) { return a.dist == d; }) == std::end(dists))
+      throw input_error("--dist: unknown '" + a.dist + "' (uniform, sorted, reverse, few-unique, all-equal)");
+    std::optional<dtype> type;
+    if (!a.type_name.empty() && !(type = parse_dtype(a.type_name)))
+      throw input_error("--type: unknown type '" + a.type_name + "' (" + dtype_names() + ")");
+    std::optional<host_array> file, values;
+    if (!a.input.empty()) file = read_array(a.input, type);
+    const dtype t = file ? file->type : type.value_or(dtype::u32);
+    const int key_bits = static_cast<int>(8 * size_of(t));
+    if (a.begin_bit < 0 || a.begin_bit > key_bits)
+      throw input_error("--begin-bit " + std::to_string(a.begin_bit) + ": outside the " + std::to_string(key_bits) +
+                        " bits of " + std::string(to_string(t)));
+    if (a.bits >= 0) {
+      if (a.begin_bit + a.bits > key_bits)
+        throw input_error("--bits " + std::to_string(a.bits) + " from bit " + std::to_string(a.begin_bit) + ": beyond the " +
+                          std::to_string(key_bits) + " bits of " + std::string(to_string(t)));
+      o.begin_bit = a.begin_bit;
+      o.end_bit = a.begin_bit + a.bits;
+    } else {
+      o.begin_bit = a.begin_bit;
+      o.end_bit = key_bits;
+    }
+    if (!a.values.empty()) {
+      values = read_array(a.values, dtype::u32, false);
+      const std::int64_t nkeys = file ? file->count : a.n;
+      if (values->count != nkeys)
+        throw input_error(a.values + ": holds " + std::to_string(values->count) + " values, but there are " +
+                          std::to_string(nkeys) + " keys");
+    }
+    if (!a.values_out.empty() && a.values.empty() && !a.argsort)
+      throw input_error("--values-out needs --values or --argsort");
+    const auto d = select_device(a.common.device);
+    if (!a.common.quiet) std::fprintf(stderr, "radix_sort: device %d: %s\n", d.id, d.name.c_str());
+    const std::int64_t n = file ? file->count : a.n;
+    return visit_dtype(t, [&](auto tag) -> int {
+      using Key = typename decltype(tag)::type;
+      const host_array* f = file ? &*file : nullptr;
+      if (a.argsort) {
+        if (n > static_cast<std::int64_t>(UINT32_MAX)) return run<Key, std::uint64_t>(a, f, nullptr, true, o);
+        return run<Key, std::uint32_t>(a, f, nullptr, true, o);
+      }
+      if (!values) return run<Key, std::uint32_t>(a, f, nullptr, false, o);
+      switch (size_of(values->type)) {
+        case 1: return run<Key, std::uint8_t>(a, f, &*values, true, o);
+        case 2: return run<Key, std::uint16_t>(a, f, &*values, true, o);
+        case 4: return run<Key, std::uint32_t>(a, f, &*values, true, o);
+        default: return run<Key, std::uint64_t>(a, f, &*values, true, o);
+      }
+    });
+  });
+}

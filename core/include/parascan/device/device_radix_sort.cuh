@@ -1,0 +1,323 @@
+// LSD radix sort (see radix_sort.hpp): the kernels and the host dispatch. Include from a .cu file.
+//
+// split4 / split8, one pass per digit of R bits:
+//   1. counts:  a block per chunk of the input counts its digits (shared-memory histogram) and writes
+//               counts[d · chunks + chunk], digit-major
+//   2. offsets: an exclusive scan of those counts with the scan core: offsets[d · chunks + c] is
+//               where chunk c's first item of digit d goes (all smaller digits, then the same digit
+//               of the chunks before)
+//   3. scatter: a block per chunk walks it in rounds of 256 items in input order; each item's rank
+//               among the round's items of its digit comes from __match_any_sync within the warp and
+//               a per-warp digit histogram scanned across the warps; the block's running count per
+//               digit carries the rank across rounds. Stable by construction.
+// split1: per bit, flags (bit == 0) and parascan::partition_flagged (stable: zeros, then ones).
+#pragma once
+#include <climits>
+#include <cstdint>
+#include <type_traits>
+#include "parascan/device/device_scan.cuh"
+#include "parascan/ops.hpp"
+#include "parascan/radix_sort.hpp"
+#include "parascan/scan.hpp"
+#include "parascan/select.hpp"
+
+namespace parascan::device::sort_detail {
+
+constexpr int threads = 256;
+constexpr int warps = threads / 32;
+constexpr std::int64_t max_chunks = 4096;
+
+/// The key's bits in an order that unsigned comparison sorts as the key sorts (inverted for
+/// descending): signed → sign bit flipped; float → negatives inverted, positives with the sign bit
+/// set (NaNs land outside ±inf by their bit patterns). Then, as CUB does, a float image equal to
+/// that of −0.0 becomes that of +0.0 — in descending order that merges +0.0 into −0.0's image, which
+/// matters only to partial bit ranges.
+template <class U>
+__host__ __device__ __forceinline__ U ordered_bits(U raw, key_kind kind, bool descending) {
+  constexpr U sign = static_cast<U>(U(1) << (sizeof(U) * 8 - 1));
+  U b = raw;
+  if (kind == key_kind::signed_int) {
+    b = static_cast<U>(b ^ sign);
+  } else if (kind == key_kind::floating) {
+    b = (b & sign) ? static_cast<U>(~b) : static_cast<U>(b | sign);
+  }
+  if (descending) b = static_cast<U>(~b);
+  if (kind == key_kind::floating && b == static_cast<U>(~sign)) b = sign;  // the image of −0.0 → of +0.0
+  return b;
+}
+
+struct digit_place {
+  int shift, bits;
+  key_kind kind;
+  bool descending;
+};
+
+template <class U>
+__device__ __forceinline__ unsigned digit_of(U raw, const digit_place& p) {
+  const U b = ordered_bits(raw, p.kind, p.descending);
+  return static_cast<unsigned>(b >> p.shift) & ((1u << p.bits) - 1u);
+}
+
+struct chunking {
+  std::int64_t n, items, count;  // items per chunk (a multiple of threads), chunks
+};
+inline chunking chunks_of(std::int64_t n) {
+  std::int64_t items = (n + max_chunks - 1) / max_chunks;
+  items = (items + threads - 1) / threads * threads;
+  if (items < threads) items = threads;
+  return {n, items, (n + items - 1) / items};
+}
+
+template <int R, class U, class Offset>
+__global__ void __launch_bounds__(threads) count_digits_kernel(const U* keys, chunking ch, digit_place p, Offset* counts) {
+  constexpr int digits = 1 << R;
+  __shared__ unsigned hist[digits];
+  for (int d = threadIdx.x; d < digits; d += threads) hist[d] = 0;
+  __syncthreads();
+  const std::int64_t begin = blockIdx.x * ch.items, end = begin + ch.items < ch.n ? begin + ch.items : ch.n;
+  for (std::int64_t i = begin + threadIdx.x; i < end; i += threads) atomicAdd(&hist[digit_of(keys[i], p)], 1u);
+  __syncthreads();
+  for (int d = threadIdx.x; d < digits; d += threads) counts[static_cast<std::int64_t>(d) * ch.count + blockIdx.x] = hist[d];
+}
+
+/// Values: moved from `values_in`, or the item's index when `values_in` is null (argsort's first pass).
+struct no_values {};
+
+template <int R, class U, class V, class Offset>
+__global__ void __launch_bounds__(threads)
+    scatter_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_out, chunking ch, digit_place p,
+                   const Offset* offsets) {
+  constexpr int digits = 1 << R;
+  constexpr bool has_values = !std::is_same_v<V, no_values>;
+  __shared__ Offset base[digits];
+  __shared__ unsigned warp_counts[2][warps][digits];  // double-buffered by round
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int d = threadIdx.x; d < digits; d += threads) base[d] = offsets[static_cast<std::int64_t>(d) * ch.count + blockIdx.x];
+  const std::int64_t begin = blockIdx.x * ch.items, end = begin + ch.items < ch.n ? begin + ch.items : ch.n;
+  const unsigned lanes_below = (1u << lane) - 1u;
+  int buffer = 0;
+  for (std::int64_t i0 = begin; i0 < end; i0 += threads, buffer ^= 1) {
+    unsigned(&counts)[warps][digits] = warp_counts[buffer];
+    for (int j = threadIdx.x; j < warps * digits; j += threads) (&counts[0][0])[j] = 0;
+    const std::int64_t i = i0 + threadIdx.x;
+    const bool valid = i < end;
+    const U key = valid ? keys_in[i] : U(0);
+    const unsigned d = valid ? digit_of(key, p) : static_cast<unsigned>(digits);
+    __syncthreads();  // counts zeroed; the previous round's base updates visible
+    const unsigned peers = __match_any_sync(0xffffffffu, d);
+    const unsigned rank = __popc(peers & lanes_below);
+    if (valid && rank == 0) counts[warp][d] = __popc(peers);
+    __syncthreads();
+    unsigned total = 0;
+    if (threadIdx.x < digits) {  // exclusive scan of the digit's counts across the warps
+      for (int w = 0; w < warps; ++w) {
+        const unsigned c = counts[w][threadIdx.x];
+        counts[w][threadIdx.x] = total;
+        total += c;
+      }
+    }
+    __syncthreads();
+    if (valid) {
+      const Offset pos = base[d] + counts[warp][d] + rank;
+      keys_out[pos] = key;
+      if constexpr (has_values) values_out[pos] = values_in ? values_in[i] : static_cast<V>(i);
+    }
+    __syncthreads();  // every thread has read base[] before it moves on
+    if (threadIdx.x < digits) base[threadIdx.x] += total;
+  }
+}
+
+template <class U>
+__global__ void bit_flags_kernel(const U* keys, std::int64_t n, int bit, key_kind kind, bool descending,
+                                 std::uint8_t* flags) {
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    flags[i] = ((ordered_bits(keys[i], kind, descending) >> bit) & 1u) == 0;
+}
+
+template <class V>
+__global__ void iota_kernel(V* out, std::int64_t n) {
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    out[i] = static_cast<V>(i);
+}
+
+inline unsigned grid_for(std::int64_t n) {
+  const std::int64_t blocks = (n + threads - 1) / threads;
+  return static_cast<unsigned>(blocks < 8192 ? (blocks > 0 ? blocks : 1) : 8192);
+}
+
+/// The buffers a pass reads and writes: pass p of `passes` writes the caller's output when
+/// passes − 1 − p is even, the temporary buffer otherwise; pass 0 reads the caller's input.
+template <class T>
+struct ping_pong {
+  const T* in;
+  T* out;
+  T* temp;
+  int passes;
+  const T* source(int p) const { return p == 0 ? in : target(p - 1); }
+  T* target(int p) const { return (passes - 1 - p) % 2 == 0 ? out : temp; }
+};
+
+template <class U, class V>
+cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out, const V* values_in,
+                 V* values_out, std::int64_t n, key_kind kind, sort_options o, cudaStream_t stream) {
+  constexpr bool has_values = !std::is_same_v<V, no_values>;
+  constexpr int key_bits = static_cast<int>(sizeof(U) * 8);
+  const int end_bit = o.end_bit < 0 ? key_bits : o.end_bit;
+  if (n < 0 || o.begin_bit < 0 || end_bit > key_bits || o.begin_bit > end_bit) return cudaErrorInvalidValue;
+  const int digit_bits = o.algorithm == sort_algorithm::split1 ? 1 : o.algorithm == sort_algorithm::split4 ? 4 : 8;
+  const int passes = n <= 1 ? 0 : (end_bit - o.begin_bit + digit_bits - 1) / digit_bits;
+  const bool wide = n > static_cast<std::int64_t>(UINT32_MAX);
+  const chunking ch = chunks_of(n > 0 ? n : 1);
+  const std::int64_t digits = std::int64_t(1) << digit_bits;
+  // Temporary storage: the keys' and values' second buffers, then per algorithm the counts and their
+  // scan, or the flags, the split's count and its temporary storage.
+  const std::size_t key_buf = align_up(static_cast<std::size_t>(n) * sizeof(U));
+  std::size_t value_buf = 0;
+  if constexpr (has_values) value_buf = align_up(static_cast<std::size_t>(n) * sizeof(V));
+  std::size_t counts_bytes = 0, scan_bytes = 0, flag_bytes = 0, split_bytes = 0;
+  const std::int64_t count_items = digits * ch.count;
+  if (o.algorithm == sort_algorithm::split1) {
+    flag_bytes = align_up(static_cast<std::size_t>(n) + 1) + align_up(sizeof(std::int64_t));
+    std::size_t b = 0;
+    cudaError_t e = partition_flagged<U, std::uint8_t>(nullptr, b, nullptr, nullptr, nullptr, nullptr, n, stream);
+    if (e != cudaSuccess) return e;
+    split_bytes = align_up(b);
+    if constexpr (has_values) {
+      std::size_t bv = 0;
+      e = partition_flagged<V, std::uint8_t>(nullptr, bv, nullptr, nullptr, nullptr, nullptr, n, stream);
+      if (e != cudaSuccess) return e;
+      if (align_up(bv) > split_bytes) split_bytes = align_up(bv);
+    }
+  } else {
+    counts_bytes = align_up(static_cast<std::size_t>(count_items) * (wide ? 8 : 4));
+    cudaError_t e = wide ? exclusive_scan<std::uint64_t, std::uint64_t, sum>(nullptr, scan_bytes, nullptr, nullptr,
+                                                                             count_items, sum{}, 0ull, stream)
+                         : exclusive_scan<std::uint32_t, std::uint32_t, sum>(nullptr, scan_bytes, nullptr, nullptr,
+                                                                             count_items, sum{}, 0u, stream);
+    if (e != cudaSuccess) return e;
+    scan_bytes = align_up(scan_bytes);
+  }
+  const std::size_t need = key_buf + value_buf + counts_bytes + scan_bytes + flag_bytes + split_bytes + 256;
+  if (d_temp == nullptr) {
+    temp_bytes = need;
+    return cudaSuccess;
+  }
+  if (temp_bytes < need) return cudaErrorInvalidValue;
+  if (n == 0) return cudaSuccess;
+  char* t = static_cast<char*>(d_temp);
+  U* key_temp = reinterpret_cast<U*>(t);
+  t += key_buf;
+  V* value_temp = nullptr;
+  if constexpr (has_values) {
+    value_temp = reinterpret_cast<V*>(t);
+    t += value_buf;
+  }
+  const auto check = [&]() { return check_launch(stream, o.debug_synchronous); };
+  cudaError_t e;
+  if (passes == 0) {  // nothing to compare: the output is the input
+    if ((e = cudaMemcpyAsync(keys_out, keys_in, static_cast<std::size_t>(n) * sizeof(U), cudaMemcpyDeviceToDevice,
+                             stream)) != cudaSuccess)
+      return e;
+    if constexpr (has_values) {
+      if (values_in) {
+        e = cudaMemcpyAsync(values_out, values_in, static_cast<std::size_t>(n) * sizeof(V), cudaMemcpyDeviceToDevice, stream);
+      } else {
+        iota_kernel<<<grid_for(n), threads, 0, stream>>>(values_out, n);
+        e = check();
+      }
+      if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+  }
+  const ping_pong<U> kb{keys_in, keys_out, key_temp, passes};
+  ping_pong<V> vb{values_in, values_out, value_temp, passes};
+  if (o.algorithm == sort_algorithm::split1) {
+    std::uint8_t* flags = reinterpret_cast<std::uint8_t*>(t);
+    t += align_up(static_cast<std::size_t>(n) + 1);
+    std::int64_t* kept = reinterpret_cast<std::int64_t*>(t);
+    t += align_up(sizeof(std::int64_t));
+    void* split_temp = t;
+    if constexpr (has_values) {
+      if (!values_in) {  // argsort: the indices start in the buffer pass 0 does not write
+        V* indices = vb.target(0) == values_out ? value_temp : values_out;
+        iota_kernel<<<grid_for(n), threads, 0, stream>>>(indices, n);
+        if ((e = check()) != cudaSuccess) return e;
+        vb.in = indices;
+      }
+    }
+    for (int p = 0; p < passes; ++p) {
+      const int bit = o.begin_bit + p;
+      bit_flags_kernel<<<grid_for(n), threads, 0, stream>>>(kb.source(p), n, bit, kind, o.descending, flags);
+      if ((e = check()) != cudaSuccess) return e;
+      std::size_t b = split_bytes;
+      scan_options so;
+      so.debug_synchronous = o.debug_synchronous;
+      if ((e = partition_flagged(split_temp, b, kb.source(p), flags, kb.target(p), kept, n, stream, so)) != cudaSuccess)
+        return e;
+      if constexpr (has_values) {
+        b = split_bytes;
+        if ((e = partition_flagged(split_temp, b, vb.source(p), flags, vb.target(p), kept, n, stream, so)) != cudaSuccess)
+          return e;
+      }
+    }
+    return cudaSuccess;
+  }
+  void* counts = t;
+  t += counts_bytes;
+  void* scan_temp = t;
+  const unsigned blocks = static_cast<unsigned>(ch.count);
+  for (int p = 0; p < passes; ++p) {
+    const int shift = o.begin_bit + p * digit_bits;
+    const digit_place place{shift, end_bit - shift < digit_bits ? end_bit - shift : digit_bits, kind, o.descending};
+    const auto run = [&](auto offset_tag, auto radix_tag) -> cudaError_t {
+      using Offset = decltype(offset_tag);
+      constexpr int R = decltype(radix_tag)::value;
+      Offset* c = static_cast<Offset*>(counts);
+      count_digits_kernel<R, U, Offset><<<blocks, threads, 0, stream>>>(kb.source(p), ch, place, c);
+      cudaError_t err = check();
+      if (err != cudaSuccess) return err;
+      std::size_t b = scan_bytes;
+      scan_options so;
+      so.debug_synchronous = o.debug_synchronous;
+      if ((err = exclusive_scan(scan_temp, b, c, c, count_items, sum{}, Offset(0), stream, so)) != cudaSuccess) return err;
+      const V* vin = nullptr;
+      V* vout = nullptr;
+      if constexpr (has_values) {
+        vin = p == 0 ? values_in : vb.source(p);  // null on argsort's first pass: the kernel writes indices
+        vout = vb.target(p);
+      }
+      scatter_kernel<R, U, V, Offset><<<blocks, threads, 0, stream>>>(kb.source(p), kb.target(p), vin, vout, ch, place, c);
+      return check();
+    };
+    if (digit_bits == 4) e = wide ? run(std::uint64_t{}, std::integral_constant<int, 4>{}) : run(std::uint32_t{}, std::integral_constant<int, 4>{});
+    else e = wide ? run(std::uint64_t{}, std::integral_constant<int, 8>{}) : run(std::uint32_t{}, std::integral_constant<int, 8>{});
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+}  // namespace parascan::device::sort_detail
+
+namespace parascan {
+
+template <class Bits>
+cudaError_t radix_sort_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys_in, Bits* d_keys_out,
+                            std::int64_t n, key_kind kind, sort_options options, cudaStream_t stream) {
+  using device::sort_detail::no_values;
+  return device::sort_detail::sort<Bits, no_values>(d_temp, temp_bytes, d_keys_in, d_keys_out, nullptr, nullptr, n, kind,
+                                                    options, stream);
+}
+
+template <class Bits, class Value>
+cudaError_t radix_sort_bits_pairs(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys_in, Bits* d_keys_out,
+                                  const Value* d_values_in, Value* d_values_out, std::int64_t n, key_kind kind,
+                                  sort_options options, cudaStream_t stream) {
+  if (d_values_in == nullptr && sizeof(Value) < 8 && n > static_cast<std::int64_t>(UINT32_MAX)) return cudaErrorInvalidValue;
+  if (d_values_in == nullptr && sizeof(Value) < 4) return cudaErrorInvalidValue;
+  return device::sort_detail::sort<Bits, Value>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
+                                                kind, options, stream);
+}
+
+}  // namespace parascan

@@ -1,0 +1,283 @@
+// Radix sort on the GPU against cub::DeviceRadixSort and a CPU stable sort: every key type and
+// algorithm, keys and pairs (values of 1–8 bytes, argsort), bit ranges, both directions, special
+// floats, integer limits, sizes from 0 to chunk and round edges, and > 2^31 keys (label slow).
+#include <gtest/gtest.h>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+#include "gpu_test.hpp"
+#include "parascan/buffer.hpp"
+#include "parascan/error.hpp"
+#include "parascan/radix_sort.hpp"
+#include "parascan/validation/sort_check.hpp"
+
+namespace {
+using namespace parascan;
+using parascan::test::gpu_test;
+
+enum class dist { uniform, few_unique, sorted, reverse, all_equal };
+
+template <class Key>
+std::vector<Key> make_keys(std::int64_t n, dist d, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Key> v(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint64_t r = rng();
+    if (d == dist::few_unique) r %= 7;
+    Key k;
+    if constexpr (std::is_floating_point_v<Key>) {
+      k = d == dist::few_unique ? static_cast<Key>(static_cast<double>(r) - 3.0)
+                                : static_cast<Key>(std::ldexp(static_cast<double>(r >> 11) / 9007199254740992.0 - 0.5, static_cast<int>(r % 40) - 20));
+    } else {
+      std::memcpy(&k, &r, sizeof(k));
+      if (d == dist::few_unique) k = static_cast<Key>(r);
+    }
+    v[static_cast<std::size_t>(i)] = k;
+  }
+  if (d == dist::all_equal) std::fill(v.begin(), v.end(), v.empty() ? Key{} : v[0]);
+  if (d == dist::sorted || d == dist::reverse) {
+    std::sort(v.begin(), v.end(), [](Key a, Key b) { return validation::cpu_order_of(a) < validation::cpu_order_of(b); });
+    if (d == dist::reverse) std::reverse(v.begin(), v.end());
+  }
+  return v;
+}
+
+/// Special float values, each several times, in a shuffled order.
+template <class F>
+std::vector<F> special_floats(std::uint64_t seed) {
+  const F nan = std::numeric_limits<F>::quiet_NaN(), inf = std::numeric_limits<F>::infinity();
+  std::vector<F> base = {F(0), -F(0), F(1), F(-1), inf, -inf, nan, -nan, std::numeric_limits<F>::denorm_min(),
+                         -std::numeric_limits<F>::denorm_min(), std::numeric_limits<F>::max(),
+                         std::numeric_limits<F>::lowest(), std::numeric_limits<F>::min(), F(0.5), F(-0.5)};
+  std::vector<F> v;
+  for (int r = 0; r < 40; ++r) v.insert(v.end(), base.begin(), base.end());
+  std::mt19937_64 rng(seed);
+  std::shuffle(v.begin(), v.end(), rng);
+  return v;
+}
+
+constexpr sort_algorithm all_algorithms[] = {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8};
+
+/// Sorts `keys` (and values when `pairs`) with every algorithm; compares keys and values bitwise
+/// with the CPU stable sort and, where CUB has the types, with cub::DeviceRadixSort.
+template <class Key>
+void check_sort(const std::vector<Key>& keys, int begin_bit, int end_bit, bool descending, bool pairs,
+                const char* what) {
+  const std::int64_t n = static_cast<std::int64_t>(keys.size());
+  const int end = end_bit < 0 ? static_cast<int>(8 * sizeof(Key)) : end_bit;
+  const auto order = validation::cpu_sort_order(keys, begin_bit, end, descending);
+  const auto want_keys = validation::permuted(keys, order);
+  std::vector<std::uint32_t> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  const auto want_values = validation::permuted(values, order);
+  device_buffer<Key> d_in(n), d_out(n), d_cub(n);
+  device_buffer<std::uint32_t> d_vin(n), d_vout(n), d_vcub(n);
+  d_in.copy_from_host(keys.data(), n);
+  d_vin.copy_from_host(values.data(), n);
+  for (sort_algorithm alg : all_algorithms) {
+    sort_options o;
+    o.algorithm = alg;
+    o.begin_bit = begin_bit;
+    o.end_bit = end_bit;
+    o.descending = descending;
+    o.debug_synchronous = true;
+    d_out.poison();
+    d_vout.poison();
+    std::size_t bytes = 0;
+    if (pairs) {
+      PARASCAN_CUDA_CHECK(radix_sort_pairs(nullptr, bytes, d_in.data(), d_out.data(), d_vin.data(), d_vout.data(), n, o));
+      device_buffer<char> temp(bytes);
+      temp.poison();
+      PARASCAN_CUDA_CHECK(radix_sort_pairs(temp.data(), bytes, d_in.data(), d_out.data(), d_vin.data(), d_vout.data(), n, o));
+    } else {
+      PARASCAN_CUDA_CHECK(radix_sort_keys(nullptr, bytes, d_in.data(), d_out.data(), n, o));
+      device_buffer<char> temp(bytes);
+      temp.poison();
+      PARASCAN_CUDA_CHECK(radix_sort_keys(temp.data(), bytes, d_in.data(), d_out.data(), n, o));
+    }
+    PARASCAN_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<Key> got(keys.size());
+    d_out.copy_to_host(got.data(), n);
+    std::int64_t first = -1;
+    EXPECT_EQ(validation::bit_mismatches(got, want_keys, &first), 0)
+        << what << " " << to_string(alg) << " n=" << n << " bits [" << begin_bit << "," << end << ") "
+        << (descending ? "desc" : "asc") << ": keys differ from the CPU sort, first at " << first;
+    if (pairs) {
+      std::vector<std::uint32_t> gv(values.size());
+      d_vout.copy_to_host(gv.data(), n);
+      EXPECT_EQ(validation::bit_mismatches(gv, want_values, &first), 0)
+          << what << " " << to_string(alg) << " n=" << n << ": values differ from the CPU sort, first at " << first;
+    }
+  }
+  // CUB agrees with the CPU reference (so all three agree).
+  std::size_t bytes = 0;
+  if (pairs) {
+    PARASCAN_CUDA_CHECK(validation::cub_sort_pairs(nullptr, bytes, d_in.data(), d_cub.data(), d_vin.data(), d_vcub.data(), n,
+                                                   begin_bit, end, descending));
+    device_buffer<char> temp(bytes);
+    PARASCAN_CUDA_CHECK(validation::cub_sort_pairs(temp.data(), bytes, d_in.data(), d_cub.data(), d_vin.data(), d_vcub.data(),
+                                                   n, begin_bit, end, descending));
+  } else {
+    PARASCAN_CUDA_CHECK(validation::cub_sort_keys(nullptr, bytes, d_in.data(), d_cub.data(), n, begin_bit, end, descending));
+    device_buffer<char> temp(bytes);
+    PARASCAN_CUDA_CHECK(validation::cub_sort_keys(temp.data(), bytes, d_in.data(), d_cub.data(), n, begin_bit, end, descending));
+  }
+  PARASCAN_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<Key> cub(keys.size());
+  d_cub.copy_to_host(cub.data(), n);
+  std::int64_t cub_first = -1;
+  EXPECT_EQ(validation::bit_mismatches(cub, want_keys, &cub_first), 0)
+      << what << (descending ? " desc" : " asc") << " bits [" << begin_bit << "," << end << "): CUB differs from the CPU reference, first at "
+      << cub_first << ": CUB " << (cub_first >= 0 ? static_cast<double>(cub[cub_first]) : 0.0) << ", CPU "
+      << (cub_first >= 0 ? static_cast<double>(want_keys[cub_first]) : 0.0);
+  if (pairs) {
+    std::vector<std::uint32_t> cv(values.size());
+    d_vcub.copy_to_host(cv.data(), n);
+    EXPECT_EQ(validation::bit_mismatches(cv, want_values), 0) << what << ": CUB's values differ from the CPU reference";
+  }
+}
+
+class sort_test : public gpu_test {};
+
+template <class Key>
+class sort_typed : public gpu_test {};
+using key_types = ::testing::Types<std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t,
+                                   std::uint64_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(sort_typed, key_types);
+
+TYPED_TEST(sort_typed, sizes_and_distributions) {
+  using Key = TypeParam;
+  std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 4096};
+  if (!test::small_sizes_only()) sizes.insert(sizes.end(), {65537, (1 << 20) + 7});
+  for (std::int64_t n : sizes)
+    for (dist d : {dist::uniform, dist::few_unique, dist::sorted, dist::reverse, dist::all_equal}) {
+      if (n > 70000 && d != dist::uniform && d != dist::few_unique) continue;
+      const auto keys = make_keys<Key>(n, d, 100 + n + static_cast<int>(d));
+      check_sort(keys, 0, -1, false, false, "keys");
+      check_sort(keys, 0, -1, true, true, "pairs desc");
+    }
+}
+
+TYPED_TEST(sort_typed, bit_ranges_and_directions) {
+  using Key = TypeParam;
+  constexpr int bits = 8 * sizeof(Key);
+  const auto keys = make_keys<Key>(5000, dist::uniform, 7);
+  const auto few = make_keys<Key>(5000, dist::few_unique, 8);
+  for (bool desc : {false, true}) {
+    check_sort(keys, 0, bits / 2, desc, true, "low half");
+    check_sort(keys, bits / 2, bits, desc, true, "high half");
+    check_sort(keys, 3, bits - 1, desc, false, "3..bits-1");
+    check_sort(keys, 5, 5, desc, true, "begin == end");
+    check_sort(few, 1, 3, desc, true, "two bits, duplicates");
+  }
+}
+
+TEST_F(sort_test, special_floats_and_integer_limits) {
+  check_sort(special_floats<float>(1), 0, -1, false, true, "special f32");
+  check_sort(special_floats<float>(2), 0, -1, true, true, "special f32 desc");
+  check_sort(special_floats<double>(3), 0, -1, false, true, "special f64");
+  check_sort(special_floats<double>(4), 0, -1, true, false, "special f64 desc");
+  for (bool desc : {false, true}) {  // partial ranges: ±0.0 take CUB's bits in each direction
+    check_sort(special_floats<float>(5), 1, 3, desc, true, "special f32 [1,3)");
+    check_sort(special_floats<float>(6), 28, 32, desc, true, "special f32 [28,32)");
+    check_sort(special_floats<double>(7), 0, 4, desc, false, "special f64 [0,4)");
+  }
+  std::vector<std::int32_t> i32;
+  std::vector<std::int64_t> i64;
+  for (int r = 0; r < 300; ++r) {
+    for (std::int32_t v : {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(), 0, -1, 1}) i32.push_back(v);
+    for (std::int64_t v : {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), std::int64_t(0), std::int64_t(-1)}) i64.push_back(v);
+  }
+  check_sort(i32, 0, -1, false, true, "i32 limits");
+  check_sort(i32, 0, -1, true, true, "i32 limits desc");
+  check_sort(i64, 0, -1, false, true, "i64 limits");
+}
+
+TEST_F(sort_test, values_of_every_width_and_argsort) {
+  const auto keys = make_keys<std::uint32_t>(20011, dist::few_unique, 9);
+  const std::int64_t n = static_cast<std::int64_t>(keys.size());
+  const auto order = validation::cpu_sort_order(keys, 0, 32, false);
+  device_buffer<std::uint32_t> d_keys(n), d_out(n);
+  d_keys.copy_from_host(keys.data(), n);
+  const auto run = [&](auto value_tag, bool argsort) {
+    using V = decltype(value_tag);
+    std::vector<V> values(keys.size());
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<V>(i * 40503u + 17);
+    const auto want = argsort ? std::vector<V>() : validation::permuted(values, order);
+    device_buffer<V> d_v(n), d_vout(n);
+    d_v.copy_from_host(values.data(), n);
+    for (sort_algorithm alg : all_algorithms) {
+      sort_options o;
+      o.algorithm = alg;
+      o.debug_synchronous = true;
+      d_vout.poison();
+      std::size_t bytes = 0;
+      const V* vin = argsort ? nullptr : d_v.data();
+      PARASCAN_CUDA_CHECK(radix_sort_pairs(nullptr, bytes, d_keys.data(), d_out.data(), vin, d_vout.data(), n, o));
+      device_buffer<char> temp(bytes);
+      PARASCAN_CUDA_CHECK(radix_sort_pairs(temp.data(), bytes, d_keys.data(), d_out.data(), vin, d_vout.data(), n, o));
+      std::vector<V> got(values.size());
+      d_vout.copy_to_host(got.data(), n);
+      if (argsort) {
+        for (std::size_t i = 0; i < got.size(); ++i)
+          ASSERT_EQ(static_cast<std::int64_t>(got[i]), order[i]) << to_string(alg) << " argsort, " << sizeof(V) << "-byte indices, at " << i;
+      } else {
+        EXPECT_EQ(validation::bit_mismatches(got, want), 0) << to_string(alg) << " " << sizeof(V) << "-byte values";
+      }
+    }
+  };
+  run(std::uint8_t{}, false);
+  run(std::uint16_t{}, false);
+  run(std::uint32_t{}, false);
+  run(std::uint64_t{}, false);
+  run(std::uint32_t{}, true);
+  run(std::uint64_t{}, true);
+}
+
+TEST_F(sort_test, bad_arguments_are_refused) {
+  device_buffer<std::uint32_t> a(10), b(10);
+  std::size_t bytes = 0;
+  sort_options o;
+  o.begin_bit = 5;
+  o.end_bit = 33;
+  EXPECT_EQ(radix_sort_keys(nullptr, bytes, a.data(), b.data(), 10, o), cudaErrorInvalidValue);
+  o.end_bit = 4;
+  EXPECT_EQ(radix_sort_keys(nullptr, bytes, a.data(), b.data(), 10, o), cudaErrorInvalidValue);
+  o = {};
+  std::uint16_t* none = nullptr;
+  EXPECT_EQ(radix_sort_pairs(nullptr, bytes, a.data(), b.data(), static_cast<const std::uint16_t*>(nullptr), none, 10, o),
+            cudaErrorInvalidValue);  // argsort needs 4- or 8-byte indices
+}
+
+class sort_huge : public gpu_test {};
+
+TEST_F(sort_huge, more_than_2_pow_31_keys) {
+  // 2^31 + 3 u8 keys (about 2 GiB each way): split8 in one pass, compared with a CPU counting sort.
+  const std::int64_t n = (std::int64_t(1) << 31) + 3;
+  std::vector<std::uint8_t> keys(static_cast<std::size_t>(n));
+  std::mt19937_64 rng(5);
+  for (auto& k : keys) k = static_cast<std::uint8_t>(rng() >> 56);
+  std::vector<std::int64_t> count(256, 0);
+  for (auto k : keys) ++count[k];
+  device_buffer<std::uint8_t> d_in(n), d_out(n);
+  d_in.copy_from_host(keys.data(), n);
+  for (sort_algorithm alg : {sort_algorithm::split8, sort_algorithm::split4}) {
+    sort_options o;
+    o.algorithm = alg;
+    d_out.poison();
+    std::size_t bytes = 0;
+    PARASCAN_CUDA_CHECK(radix_sort_keys(nullptr, bytes, d_in.data(), d_out.data(), n, o));
+    device_buffer<char> temp(bytes);
+    PARASCAN_CUDA_CHECK(radix_sort_keys(temp.data(), bytes, d_in.data(), d_out.data(), n, o));
+    std::vector<std::uint8_t> got(static_cast<std::size_t>(n));
+    d_out.copy_to_host(got.data(), n);
+    std::int64_t at = 0, bad = 0;
+    for (int v = 0; v < 256; ++v)
+      for (std::int64_t j = 0; j < count[v]; ++j, ++at) bad += got[static_cast<std::size_t>(at)] != v;
+    EXPECT_EQ(bad, 0) << to_string(alg) << ": keys out of place";
+  }
+}
+
+}  // namespace
