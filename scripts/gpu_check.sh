@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The whole GPU check in one call: configure, build, the full test suite (unit, gpu, cli, slow), the
 # sanitizer tests, `validate`, `scan --validate` for every algorithm × strategy, `compact --validate`
-# in every mode, and the benchmark (scan and select).
+# in every mode, radix_sort --validate per algorithm, and the benchmarks (scan, select, sat, radix sort).
 # Logs and a short summary (summary.txt) go to OUTDIR.
 #
 #   scripts/gpu_check.sh OUTDIR [--quick]     (--quick: validate --quick, bench --quick, no sanitizer racecheck/synccheck)
+#   scripts/gpu_check.sh OUTDIR --tests-only  (build, the test suite and the sanitizer runs)
+#   scripts/gpu_check.sh OUTDIR --no-tests    (build, then validate, the tool runs and the benchmarks)
+# The last two split the whole check over two calls of a time-limited machine.
 #
 # Environment: PARASCAN_BUILD_DIR (default build-gpu), CMAKE_CUDA_ARCHITECTURES (default 90), JOBS.
 set -u
@@ -39,6 +42,7 @@ step configure "$out/configure.log" cmake -S "$root" -B "$build" -G Ninja -DCMAK
 step build "$out/build.log" cmake --build "$build" -j "$jobs" || { tail -30 "$out/build.log"; exit 1; }
 bin=$build/bin
 
+if [ "$quick" != "--no-tests" ]; then
 step "tests (unit gpu cli slow)" "$out/tests.log" ctest --test-dir "$build" -LE sanitizer --output-on-failure -j 6
 note "  $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
 skipped=$(grep -c ' (Skipped)$' "$out/tests.log")
@@ -53,7 +57,9 @@ fi
 note "  $(grep -E 'tests passed|tests failed' "$out/sanitizer.log" | tail -1)"
 grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED  \]" "$out/sanitizer.log" | sed 's/^[0-9]*: /  /' | tee -a "$summary"
 
-step validate "$out/validate.log" "$bin/validate" ${quick:+--quick}
+fi
+if [ "$quick" = "--tests-only" ]; then note "overall: $([ $status -eq 0 ] && echo PASS || echo FAIL)"; exit $status; fi
+step validate "$out/validate.log" "$bin/validate" $([ "$quick" = "--quick" ] && echo --quick)
 note "  $(grep -E "^validate: [0-9]+ runs" "$out/validate.log")"
 
 : > "$out/scan_variants.log"
@@ -72,6 +78,9 @@ for mode in "" --indices --split "--split --strategy reduce_then_scan" "--type f
 done
 step "sat on data/coins.pgm" "$out/sat_coins.log" "$bin/sat" "$root/data/coins.pgm" --rect 96,75,191,150 --validate
 step "sat --box 3 (coins)" "$out/sat_box.log" "$bin/sat" "$root/data/coins.pgm" --box 3 --validate -o "$out/coins_box3.pgm"
+for alg in split1 split4 split8; do
+  step "radix_sort --validate $alg" "$out/sort_$alg.log" "$bin/radix_sort" --n 3000017 --type f32 --dist few-unique --argsort --descending --algorithm $alg --validate -o "$out/order_$alg.npy"
+done
 step "scan on data/coins_u8.npy" "$out/scan_coins.log" "$bin/scan" "$root/data/coins_u8.npy" --acc u64 --inclusive --validate
 
 if [ "$quick" = "--quick" ]; then
@@ -79,6 +88,7 @@ if [ "$quick" = "--quick" ]; then
 else
   step bench "$out/bench.log" "$bin/bench" --log-sizes 20,24,28,30 --repeat 10 --csv "$out/bench.csv"
   step "bench sat" "$out/bench_sat.log" "$bin/bench" --primitive sat --repeat 10 --csv "$out/bench_sat.csv"
+  step "bench radix_sort" "$out/bench_sort.log" "$root/scripts/bench_sort.sh" "$bin" "$out"
 fi
 cat "$out/bench.log"
 echo

@@ -2,6 +2,7 @@
 // input distribution — against CUB and the CPU reference. Prints a pass/fail table; exit 1 on any
 // mismatch.
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <random>
 #include <string>
@@ -18,6 +19,8 @@
 #include "parascan/buffer.hpp"
 #include "parascan/validation/sat_check.hpp"
 #include "parascan/validation/select_check.hpp"
+#include "parascan/radix_sort.hpp"
+#include "parascan/validation/sort_check.hpp"
 
 namespace {
 using namespace parascan;
@@ -221,6 +224,107 @@ void run_sat_case(const matrix_options& m, tally& t, bool quiet, double maxval) 
   if (!quiet || !row_ok) std::printf("%-24s %-15s %-6s %-6s\n", name.c_str(), "", cells[0].c_str(), cells[1].c_str());
 }
 
+/// Radix sort of Key: sizes at the round and chunk edges, uniform / few distinct / all equal keys,
+/// full and partial bit ranges, both directions, keys and pairs (u32 values); each algorithm's keys
+/// and values bitwise against cub::DeviceRadixSort, which must itself match the CPU stable sort.
+template <class Key>
+void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
+  const std::string name = std::string(to_string(dtype_of<Key>())) + " radix_sort";
+  if (!m.filter.empty() && name.find(m.filter) == std::string::npos) return;
+  constexpr int key_bits = static_cast<int>(8 * sizeof(Key));
+  std::vector<std::int64_t> sizes = {0, 1, 2, 255, 256, 257, 1337, 4096 + 5};
+  if (!m.quick) sizes.push_back((std::int64_t(1) << 20) + 7);
+  std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(name));
+  std::string cells[3] = {"ok", "ok", "ok"};
+  bool row_ok = true;
+  const std::pair<int, int> ranges[] = {{0, key_bits}, {key_bits / 4, key_bits - 3}};
+  for (std::int64_t n : sizes) {
+    for (int pattern = 0; pattern < 3; ++pattern) {  // uniform, 5 distinct, all equal
+      std::vector<Key> keys(static_cast<std::size_t>(n));
+      for (auto& k : keys) {
+        std::uint64_t r = pattern == 0 ? rng() : pattern == 1 ? (rng() % 5) * 0x9E3779B97F4A7C15ull : 0x0123456789ABCDEFull;
+        if constexpr (std::is_floating_point_v<Key>) k = static_cast<Key>(static_cast<double>(static_cast<std::int64_t>(r)) * 1e-9);
+        else std::memcpy(&k, &r, sizeof(k));
+      }
+      std::vector<std::uint32_t> values(keys.size());
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(rng());
+      device_buffer<Key> d_keys(n), d_out(n), d_cub(n);
+      device_buffer<std::uint32_t> d_vals(n), d_vout(n), d_vcub(n);
+      d_keys.copy_from_host(keys.data(), n);
+      d_vals.copy_from_host(values.data(), n);
+      for (auto [begin, end] : ranges) {
+        for (bool desc : {false, true}) {
+          // The reference: CUB, checked against the CPU once per configuration.
+          std::size_t bytes = 0;
+          PARASCAN_CUDA_CHECK(validation::cub_sort_pairs(nullptr, bytes, d_keys.data(), d_cub.data(), d_vals.data(), d_vcub.data(),
+                                                         n, begin, end, desc));
+          device_buffer<char> cub_temp(bytes);
+          PARASCAN_CUDA_CHECK(validation::cub_sort_pairs(cub_temp.data(), bytes, d_keys.data(), d_cub.data(), d_vals.data(),
+                                                         d_vcub.data(), n, begin, end, desc));
+          std::vector<Key> cub_keys(keys.size());
+          std::vector<std::uint32_t> cub_vals(keys.size());
+          d_cub.copy_to_host(cub_keys.data(), n);
+          d_vcub.copy_to_host(cub_vals.data(), n);
+          const auto order = validation::cpu_sort_order(keys, begin, end, desc);
+          const std::string where = " n=" + std::to_string(n) + " pattern " + std::to_string(pattern) + " bits [" +
+                                    std::to_string(begin) + "," + std::to_string(end) + ")" + (desc ? " desc" : "");
+          if (validation::bit_mismatches(cub_keys, validation::permuted(keys, order)) ||
+              validation::bit_mismatches(cub_vals, validation::permuted(values, order))) {
+            ++t.runs;
+            ++t.failed;
+            row_ok = false;
+            t.failures.push_back(name + where + ": CUB disagrees with the CPU stable sort");
+            continue;
+          }
+          int cell = 0;
+          for (auto alg : {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8}) {
+            sort_options o;
+            o.algorithm = alg;
+            o.begin_bit = begin;
+            o.end_bit = end;
+            o.descending = desc;
+            for (bool pairs : {false, true}) {
+              d_out.poison();
+              d_vout.poison();
+              std::size_t b = 0;
+              auto call = [&](void* temp) {
+                return pairs ? radix_sort_pairs(temp, b, d_keys.data(), d_out.data(), d_vals.data(), d_vout.data(), n, o)
+                             : radix_sort_keys(temp, b, d_keys.data(), d_out.data(), n, o);
+              };
+              PARASCAN_CUDA_CHECK(call(nullptr));
+              device_buffer<char> temp(b);
+              PARASCAN_CUDA_CHECK(call(temp.data()));
+              std::vector<Key> got(keys.size());
+              d_out.copy_to_host(got.data(), n);
+              std::int64_t bad = validation::bit_mismatches(got, cub_keys);
+              if (pairs) {
+                std::vector<std::uint32_t> gv(keys.size());
+                d_vout.copy_to_host(gv.data(), n);
+                bad += validation::bit_mismatches(gv, cub_vals);
+              }
+              ++t.runs;
+              if (bad == 0) {
+                ++t.passed;
+              } else {
+                ++t.failed;
+                row_ok = false;
+                cells[cell] = "FAIL";
+                t.failures.push_back(name + " " + std::string(to_string(alg)) + (pairs ? " pairs" : " keys") + where + ": " +
+                                     std::to_string(bad) + " differ from CUB");
+              }
+            }
+            ++cell;
+          }
+        }
+      }
+    }
+  }
+  ++t.rows;
+  if (!row_ok) ++t.failed_rows;
+  if (!quiet || !row_ok)
+    std::printf("%-24s %-15s %-6s %-6s %-6s\n", name.c_str(), "", cells[0].c_str(), cells[1].c_str(), cells[2].c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -260,6 +364,8 @@ int main(int argc, char** argv) {
     run_sat_case<std::uint32_t, std::uint64_t>(m, t, c.quiet, 100000);
     run_sat_case<float, float>(m, t, c.quiet, 100);
     run_sat_case<float, double>(m, t, c.quiet, 100);
+    std::printf("\n%-24s %-15s %-6s %-6s %-6s\n", "radix sort", "", "split1", "split4", "split8");
+    visit_all_types([&](auto tag) { run_sort_case<typename decltype(tag)::type>(m, t, c.quiet); });
     for (std::size_t i = 0; i < t.failures.size() && i < 20; ++i) std::printf("FAIL %s\n", t.failures[i].c_str());
     std::printf("validate: %lld runs in %lld rows: %lld passed, %lld failed\n", static_cast<long long>(t.runs),
                 static_cast<long long>(t.rows), static_cast<long long>(t.passed), static_cast<long long>(t.failed));

@@ -16,8 +16,9 @@
 //   split1   one 1-bit split per bit: flag → scan → scatter, with parascan::partition_flagged (the
 //            textbook design of Blelloch 1990 and GPU Gems 3 ch. 39)
 //   split4   4-bit digits: per-chunk digit counts, a scan of the counts, a stable scatter ranked
-//            within each block by warp matching
-//   split8   the same with 8-bit digits (the default: fewest passes)
+//            within each block by warp matching (the default: the fastest on uniform keys, H100)
+//   split8   the same with 8-bit digits (half the passes; faster on keys with few distinct values,
+//            slower on uniform ones while its scatter writes are this scattered)
 // Two-phase temporary storage as in scan.hpp; n may exceed 2^31; d_keys_out must not alias
 // d_keys_in (nor values_out values_in).
 #pragma once
@@ -45,7 +46,7 @@ constexpr key_kind kind_of_key() {
 }
 
 struct sort_options {
-  sort_algorithm algorithm = sort_algorithm::split8;
+  sort_algorithm algorithm = sort_algorithm::split4;
   int begin_bit = 0;
   int end_bit = -1;  ///< -1: every bit of the key
   bool descending = false;
