@@ -94,7 +94,9 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
   if (pairs) d_vout.copy_to_host(got_values.data(), n);
 
   std::string verdict = "not checked";
-  const bool full_check = a.common.validate || (!file && n <= (std::int64_t(1) << 24));
+  // CUB is not a reference in one corner (floats, a partial bit range, descending: see radix_sort.hpp).
+  const bool cub_ambiguous = validation::cub_zero_ambiguity<Key>(o.begin_bit, end_bit, o.descending);
+  const bool full_check = a.common.validate || (!file && (n <= (std::int64_t(1) << 24) || cub_ambiguous));
   if (!full_check && !file) {  // large generated inputs: the keys against CUB's (the CPU sort would take minutes)
     std::vector<Key> cub_keys(static_cast<std::size_t>(n));
     d_cub.copy_to_host(cub_keys.data(), n);
@@ -110,7 +112,7 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
     std::vector<Key> cub_keys(static_cast<std::size_t>(n));
     d_cub.copy_to_host(cub_keys.data(), n);
     std::int64_t first = -1;
-    if (validation::bit_mismatches(cub_keys, want, &first) != 0)
+    if (!cub_ambiguous && validation::bit_mismatches(cub_keys, want, &first) != 0)
       throw mismatch_error("cub::DeviceRadixSort disagrees with the CPU stable sort at " + std::to_string(first));
     if (const std::int64_t bad = validation::bit_mismatches(got, want, &first); bad != 0)
       throw mismatch_error("validation FAILED: " + std::to_string(bad) + " keys differ from CUB and the CPU; first at " +
@@ -125,7 +127,7 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
       if (bad) throw mismatch_error("validation FAILED: " + std::to_string(bad) + (values ? " values" : " indices") +
                                     " differ from the CPU stable sort; first at " + std::to_string(first));
     }
-    verdict = "PASS (keys match cub::DeviceRadixSort and a CPU stable sort" +
+    verdict = std::string(cub_ambiguous ? "PASS (keys match a CPU stable sort" : "PASS (keys match cub::DeviceRadixSort and a CPU stable sort") +
               std::string(pairs ? (values ? ", values match the CPU)" : ", the permutation matches the CPU)") : ")");
   }
   if (!a.common.output.empty()) {

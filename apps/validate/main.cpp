@@ -226,7 +226,7 @@ void run_sat_case(const matrix_options& m, tally& t, bool quiet, double maxval) 
 
 /// Radix sort of Key: sizes at the round and chunk edges, uniform / few distinct / all equal keys,
 /// full and partial bit ranges, both directions, keys and pairs (u32 values); each algorithm's keys
-/// and values bitwise against cub::DeviceRadixSort, which must itself match the CPU stable sort.
+/// and values bitwise against the CPU stable sort, which cub::DeviceRadixSort must match too.
 template <class Key>
 void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
   const std::string name = std::string(to_string(dtype_of<Key>())) + " radix_sort";
@@ -254,27 +254,32 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
       d_vals.copy_from_host(values.data(), n);
       for (auto [begin, end] : ranges) {
         for (bool desc : {false, true}) {
-          // The reference: CUB, checked against the CPU once per configuration.
-          std::size_t bytes = 0;
-          PARASCAN_CUDA_CHECK(validation::cub_sort_pairs(nullptr, bytes, d_keys.data(), d_cub.data(), d_vals.data(), d_vcub.data(),
-                                                         n, begin, end, desc));
-          device_buffer<char> cub_temp(bytes);
-          PARASCAN_CUDA_CHECK(validation::cub_sort_pairs(cub_temp.data(), bytes, d_keys.data(), d_cub.data(), d_vals.data(),
-                                                         d_vcub.data(), n, begin, end, desc));
-          std::vector<Key> cub_keys(keys.size());
-          std::vector<std::uint32_t> cub_vals(keys.size());
-          d_cub.copy_to_host(cub_keys.data(), n);
-          d_vcub.copy_to_host(cub_vals.data(), n);
+          // The reference: the CPU stable sort, which CUB must match (but in the ±0.0 corner CUB is
+          // not consistent in; see radix_sort.hpp).
           const auto order = validation::cpu_sort_order(keys, begin, end, desc);
+          const auto ref_keys = validation::permuted(keys, order);
+          const auto ref_vals = validation::permuted(values, order);
           const std::string where = " n=" + std::to_string(n) + " pattern " + std::to_string(pattern) + " bits [" +
                                     std::to_string(begin) + "," + std::to_string(end) + ")" + (desc ? " desc" : "");
-          if (validation::bit_mismatches(cub_keys, validation::permuted(keys, order)) ||
-              validation::bit_mismatches(cub_vals, validation::permuted(values, order))) {
+          if (!validation::cub_zero_ambiguity<Key>(begin, end, desc)) {
+            std::size_t bytes = 0;
+            PARASCAN_CUDA_CHECK(validation::cub_sort_pairs(nullptr, bytes, d_keys.data(), d_cub.data(), d_vals.data(),
+                                                           d_vcub.data(), n, begin, end, desc));
+            device_buffer<char> cub_temp(bytes);
+            PARASCAN_CUDA_CHECK(validation::cub_sort_pairs(cub_temp.data(), bytes, d_keys.data(), d_cub.data(), d_vals.data(),
+                                                           d_vcub.data(), n, begin, end, desc));
+            std::vector<Key> cub_keys(keys.size());
+            std::vector<std::uint32_t> cub_vals(keys.size());
+            d_cub.copy_to_host(cub_keys.data(), n);
+            d_vcub.copy_to_host(cub_vals.data(), n);
             ++t.runs;
-            ++t.failed;
-            row_ok = false;
-            t.failures.push_back(name + where + ": CUB disagrees with the CPU stable sort");
-            continue;
+            if (validation::bit_mismatches(cub_keys, ref_keys) || validation::bit_mismatches(cub_vals, ref_vals)) {
+              ++t.failed;
+              row_ok = false;
+              t.failures.push_back(name + where + ": CUB disagrees with the CPU stable sort");
+              continue;
+            }
+            ++t.passed;
           }
           int cell = 0;
           for (auto alg : {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8}) {
@@ -296,11 +301,11 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
               PARASCAN_CUDA_CHECK(call(temp.data()));
               std::vector<Key> got(keys.size());
               d_out.copy_to_host(got.data(), n);
-              std::int64_t bad = validation::bit_mismatches(got, cub_keys);
+              std::int64_t bad = validation::bit_mismatches(got, ref_keys);
               if (pairs) {
                 std::vector<std::uint32_t> gv(keys.size());
                 d_vout.copy_to_host(gv.data(), n);
-                bad += validation::bit_mismatches(gv, cub_vals);
+                bad += validation::bit_mismatches(gv, ref_vals);
               }
               ++t.runs;
               if (bad == 0) {
@@ -310,7 +315,7 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
                 row_ok = false;
                 cells[cell] = "FAIL";
                 t.failures.push_back(name + " " + std::string(to_string(alg)) + (pairs ? " pairs" : " keys") + where + ": " +
-                                     std::to_string(bad) + " differ from CUB");
+                                     std::to_string(bad) + " differ from CUB and the CPU");
               }
             }
             ++cell;

@@ -8,9 +8,10 @@
 // order with −0.0 and +0.0 equal, NaNs by bit pattern (−NaN before −inf, +NaN after +inf). Only the
 // bits [begin_bit, end_bit) of that order-preserving image of the key are compared; begin == end
 // copies the input. Ascending and descending are both stable: equal keys keep their input order.
-// Keys are moved unchanged (a −0.0 stays −0.0). As in CUB, descending order compares the complement
-// of that image, and a float whose (complemented) image is −0.0's takes +0.0's: with a partial bit
-// range ±0.0 then sort by +0.0's bits ascending and by −0.0's complemented bits descending.
+// Keys are moved unchanged (a −0.0 stays −0.0). Descending order compares the complement of that
+// image, so it is exactly the ascending order reversed, ties kept in input order. (CUB 3.0.1 agrees
+// bitwise except for floats with a partial bit range in descending order: there the bits its
+// kernels give ±0.0 differ between its small- and large-input paths, so no single rule matches it.)
 //
 // Algorithms (one stable pass per digit, least significant digit first):
 //   split1   one 1-bit split per bit: flag → scan → scatter, with parascan::partition_flagged (the

@@ -27,11 +27,9 @@ constexpr int threads = 256;
 constexpr int warps = threads / 32;
 constexpr std::int64_t max_chunks = 4096;
 
-/// The key's bits in an order that unsigned comparison sorts as the key sorts (inverted for
-/// descending): signed → sign bit flipped; float → negatives inverted, positives with the sign bit
-/// set (NaNs land outside ±inf by their bit patterns). Then, as CUB does, a float image equal to
-/// that of −0.0 becomes that of +0.0 — in descending order that merges +0.0 into −0.0's image, which
-/// matters only to partial bit ranges.
+/// The key's bits in an order that unsigned comparison sorts as the key sorts (complemented for
+/// descending): signed → sign bit flipped; float → −0.0 taken as +0.0, negatives inverted, positives
+/// with the sign bit set (NaNs land outside ±inf by their bit patterns).
 template <class U>
 __host__ __device__ __forceinline__ U ordered_bits(U raw, key_kind kind, bool descending) {
   constexpr U sign = static_cast<U>(U(1) << (sizeof(U) * 8 - 1));
@@ -39,11 +37,10 @@ __host__ __device__ __forceinline__ U ordered_bits(U raw, key_kind kind, bool de
   if (kind == key_kind::signed_int) {
     b = static_cast<U>(b ^ sign);
   } else if (kind == key_kind::floating) {
+    if (b == sign) b = 0;
     b = (b & sign) ? static_cast<U>(~b) : static_cast<U>(b | sign);
   }
-  if (descending) b = static_cast<U>(~b);
-  if (kind == key_kind::floating && b == static_cast<U>(~sign)) b = sign;  // the image of −0.0 → of +0.0
-  return b;
+  return descending ? static_cast<U>(~b) : b;
 }
 
 struct digit_place {
