@@ -4,3 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/build.sh
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+# Fuzz the input parsers briefly (libFuzzer needs clang; fuzz.sh installs it when it can).
+set +e
+scripts/fuzz.sh "${PARASCAN_FUZZ_SECONDS:-60}"
+rc=$?
+set -e
+if [ $rc -eq 2 ]; then echo "fuzz: skipped (no clang++ here)"; elif [ $rc -ne 0 ]; then exit $rc; fi

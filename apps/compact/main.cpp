@@ -11,6 +11,7 @@
 #include "../common/exit_codes.hpp"
 #include "../common/json.hpp"
 #include "../common/ops_cli.hpp"
+#include "../common/option_parsers.hpp"
 #include "../common/timing.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/device_info.hpp"
@@ -29,36 +30,6 @@ struct compact_args {
   std::uint64_t seed = 1;
   common_options common;
 };
-
-/// "nonzero", "gt:3.5", "odd", ... → keep_rule<T>; throws input_error naming --keep.
-template <class T>
-keep_rule<T> parse_keep(const std::string& text) {
-  static const std::pair<const char*, keep_kind> plain[] = {
-      {"nonzero", keep_kind::nonzero}, {"odd", keep_kind::odd}, {"even", keep_kind::even}, {"finite", keep_kind::finite}};
-  static const std::pair<const char*, keep_kind> valued[] = {{"gt", keep_kind::gt}, {"ge", keep_kind::ge},
-                                                             {"lt", keep_kind::lt}, {"le", keep_kind::le},
-                                                             {"eq", keep_kind::eq}, {"ne", keep_kind::ne}};
-  keep_rule<T> r;
-  for (auto& [name, kind] : plain) {
-    if (text == name) {
-      r.kind = kind;
-      if (std::is_floating_point_v<T> && (kind == keep_kind::odd || kind == keep_kind::even))
-        throw input_error("--keep " + text + ": odd/even need an integer type, not " + std::string(to_string(dtype_of<T>())));
-      return r;
-    }
-  }
-  const auto colon = text.find(':');
-  if (colon != std::string::npos) {
-    for (auto& [name, kind] : valued) {
-      if (text.compare(0, colon, name) == 0) {
-        r.kind = kind;
-        r.value = parse_value<T>(text.substr(colon + 1), "--keep " + std::string(name));
-        return r;
-      }
-    }
-  }
-  throw input_error("--keep: unknown rule '" + text + "' (nonzero, gt:X, ge:X, lt:X, le:X, eq:X, ne:X, odd, even, finite)");
-}
 
 template <class T, class F>
 int run(const compact_args& a, const host_array* file, const host_array* flags_file, scan_options options) {

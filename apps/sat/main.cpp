@@ -11,6 +11,7 @@
 #include "../common/dtype.hpp"
 #include "../common/exit_codes.hpp"
 #include "../common/json.hpp"
+#include "../common/option_parsers.hpp"
 #include "../common/pgm.hpp"
 #include "../common/timing.hpp"
 #include "parascan/buffer.hpp"
@@ -33,29 +34,6 @@ struct sat_args {
   int box = -1;
   common_options common;
 };
-
-sat_rect parse_rect(const std::string& text, const pgm_image& img) {
-  std::vector<std::int64_t> v;
-  std::stringstream ss(text);
-  std::string part;
-  while (std::getline(ss, part, ',')) {
-    std::size_t used = 0;
-    long long x = 0;
-    try {
-      x = std::stoll(part, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != part.size()) throw input_error("--rect " + text + ": '" + part + "' is not an integer");
-    v.push_back(x);
-  }
-  if (v.size() != 4) throw input_error("--rect " + text + ": expected x0,y0,x1,y1 (four integers, corners inclusive)");
-  const sat_rect r{v[0], v[1], v[2], v[3]};
-  if (r.x0 < 0 || r.y0 < 0 || r.x0 > r.x1 || r.y0 > r.y1 || r.x1 >= img.width || r.y1 >= img.height)
-    throw input_error("--rect " + text + ": needs 0 ≤ x0 ≤ x1 < " + std::to_string(img.width) + " and 0 ≤ y0 ≤ y1 < " +
-                      std::to_string(img.height));
-  return r;
-}
 
 /// The accumulator: the requested one if it is exact (or a float), else the smallest exact integer.
 dtype choose_acc(const sat_args& a, const pgm_image& img) {
@@ -222,7 +200,7 @@ int main(int argc, char** argv) {
       throw input_error("-o " + a.common.output + ": with --box the output is the blurred image, so it must end in .pgm");
     const pgm_image img = read_pgm(a.input);
     std::vector<sat_rect> rects;
-    for (const auto& r : a.rects) rects.push_back(parse_rect(r, img));
+    for (const auto& r : a.rects) rects.push_back(parse_rect(r, img.width, img.height));
     const dtype acc = choose_acc(a, img);
     const auto d = select_device(a.common.device);
     if (!a.common.quiet) std::fprintf(stderr, "sat: device %d: %s\n", d.id, d.name.c_str());
