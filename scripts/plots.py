@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Plots of the benchmark results: throughput against size for every variant, beside CUB and the
+measured copy bandwidth. Reads the CSV of `bench --csv` and the JSON lines of scripts/bench_sort.sh.
+
+    scripts/plots.py [--csv docs/bench-h100.csv] [--sat docs/bench-sat-h100.csv]
+                     [--sort docs/bench-sort-h100.jsonl] [--out docs/plots]
+"""
+import argparse
+import csv
+import json
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def log2(n):
+    return int(n).bit_length() - 1
+
+
+def scan_plot(rows, out):
+    rows = [r for r in rows if r["primitive"] == "scan" and r["type"] == "u32"]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    series = {}
+    for r in rows:
+        key = "CUB DeviceScan" if r["algorithm"] == "CUB" else f'{r["algorithm"]} / {r["strategy"]}'
+        series.setdefault(key, []).append((int(r["n"]), float(r["gb_per_s"])))
+    for key, pts in sorted(series.items()):
+        pts.sort()
+        style = dict(lw=2.5, color="black") if key.startswith("CUB") else dict(lw=1, alpha=0.8)
+        if "single_pass" in key and "warp_shuffle" in key:
+            style = dict(lw=2.5, color="tab:red")
+        ax.plot([log2(n) for n, _ in pts], [g for _, g in pts], marker="o", ms=3, label=key, **style)
+    copy = sorted({(int(r["n"]), float(r["copy_gb_per_s"])) for r in rows})
+    ax.plot([log2(n) for n, _ in copy], [g for _, g in copy], ls="--", color="gray", label="device copy")
+    ax.set_xlabel("log2(n), u32 items")
+    ax.set_ylabel("GB/s of minimal traffic (read n + write n)")
+    ax.set_title("Exclusive sum, u32, H100")
+    ax.legend(fontsize=6, ncol=2)
+    ax.grid(alpha=0.3)
+    path = os.path.join(out, "scan_u32.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return path
+
+
+def select_plot(rows, out):
+    rows = [r for r in rows if r["primitive"] == "select" and r["type"] == "u32"]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    series = {}
+    for r in rows:
+        who = "CUB" if r["algorithm"] == "CUB" else "parascan"
+        kept = r["strategy"].split()[-1]
+        series.setdefault(f"{who} {kept}", []).append((int(r["n"]), float(r["gb_per_s"])))
+    for key, pts in sorted(series.items()):
+        pts.sort()
+        ax.plot([log2(n) for n, _ in pts], [g for _, g in pts], marker="o", ms=3, label=key,
+                ls="-" if key.startswith("parascan") else ":")
+    copy = sorted({(int(r["n"]), float(r["copy_gb_per_s"])) for r in rows})
+    ax.plot([log2(n) for n, _ in copy], [g for _, g in copy], ls="--", color="gray", label="device copy")
+    ax.set_xlabel("log2(n), u32 items")
+    ax.set_ylabel("GB/s (read n, write the kept ones)")
+    ax.set_title("Compaction (select if), u32, H100")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+    path = os.path.join(out, "select_u32.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return path
+
+
+def sat_plot(rows, out):
+    rows = [r for r in rows if r["primitive"] == "sat"]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    series = {}
+    for r in rows:
+        side = int(r["strategy"].split("^")[0])
+        layout = r["strategy"].split()[-1]
+        key = f'{r["algorithm"]} {r["type"]} {layout}'
+        series.setdefault(key, []).append((side, 100 * float(r["fraction_of_copy"])))
+    for key, pts in sorted(series.items()):
+        pts.sort()
+        ax.plot([s for s, _ in pts], [f for _, f in pts], marker="o", ms=3, label=key,
+                ls="-" if key.startswith("parascan") else ":")
+    ax.axhline(70, color="gray", ls="--", lw=1, label="issue target (70%)")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("image side (u8 pixels)")
+    ax.set_ylabel("% of copy bandwidth (image read once, table written once)")
+    ax.set_title("Summed-area table, H100")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    path = os.path.join(out, "sat.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return path
+
+
+def sort_plot(path_jsonl, out):
+    rows = [json.loads(l) for l in open(path_jsonl) if l.strip().startswith("{")]
+    rows = [r for r in rows if r["type"] == "u32" and r["mode"] == "keys"]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    series, cub = {}, {}
+    for r in rows:
+        series.setdefault(f'{r["algorithm"]} {r["dist"]}', []).append((r["n"], r["keys_per_s"] / 1e9))
+        cub.setdefault(r["dist"], {})[r["n"]] = r["n"] / (r["cub_time_ms"] * 1e-3) / 1e9
+    for key, pts in sorted(series.items()):
+        pts.sort()
+        ax.plot([log2(n) for n, _ in pts], [g for _, g in pts], marker="o", ms=3, label=key,
+                ls="-" if "uniform" in key else ":")
+    for dist, pts in sorted(cub.items()):
+        pts = sorted(pts.items())
+        ax.plot([log2(n) for n, _ in pts], [g for _, g in pts], color="black", lw=2.5 if dist == "uniform" else 1.5,
+                ls="-" if dist == "uniform" else ":", label=f"CUB {dist}")
+    ax.set_xlabel("log2(n), u32 keys")
+    ax.set_ylabel("G keys/s")
+    ax.set_title("Radix sort, u32 keys, H100")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+    path = os.path.join(out, "radix_sort_u32.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return path
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--csv", default="docs/bench-h100.csv")
+    p.add_argument("--sat", default="docs/bench-sat-h100.csv")
+    p.add_argument("--sort", default="docs/bench-sort-h100.jsonl")
+    p.add_argument("--out", default="docs/plots")
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    made = []
+    if os.path.exists(a.csv):
+        rows = read_csv(a.csv)
+        made += [scan_plot(rows, a.out), select_plot(rows, a.out)]
+    if os.path.exists(a.sat):
+        made.append(sat_plot(read_csv(a.sat), a.out))
+    if os.path.exists(a.sort):
+        made.append(sort_plot(a.sort, a.out))
+    for m in made:
+        if m:
+            print("wrote", m)
+
+
+if __name__ == "__main__":
+    main()
