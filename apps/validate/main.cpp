@@ -35,6 +35,25 @@ struct matrix_options {
 struct tally {
   std::int64_t runs = 0, passed = 0, failed = 0, rows = 0, failed_rows = 0;
   std::vector<std::string> failures;
+
+  /// Count one run; a failure marks the row (and its table cell, if any) and keeps describe()'s text.
+  template <class Describe>
+  bool record(bool ok, bool& row_ok, std::string* cell, Describe describe) {
+    ++runs;
+    if (ok) {
+      ++passed;
+      return true;
+    }
+    ++failed;
+    row_ok = false;
+    if (cell) *cell = "FAIL";
+    failures.push_back(describe());
+    return false;
+  }
+  void end_row(bool row_ok) {
+    ++rows;
+    if (!row_ok) ++failed_rows;
+  }
 };
 
 std::vector<std::int64_t> edge_sizes(int tile, bool quick, bool deep, std::mt19937_64& rng) {
@@ -91,25 +110,16 @@ void run_case(Op op, bool segmented, const matrix_options& m, tally& t, bool qui
             o.strategy = strat;
             o.debug_synchronous = true;
             const auto r = checker.check(o);
-            ++t.runs;
-            if (r.ok()) {
-              ++t.passed;
-              continue;
-            }
-            ++t.failed;
-            row_ok = false;
-            cells[c] = "FAIL";
-            const std::string what = name + " " + modes[mode] + " " + std::string(to_string(alg)) + "/" +
-                                     std::string(to_string(strat)) + " n=" + std::to_string(n) + " " +
-                                     std::string(validation::to_string(dist)) + (in_place ? " in-place" : "") +
-                                     " seed=" + std::to_string(seed) + ": " + r.describe();
-            t.failures.push_back(what);
+            t.record(r.ok(), row_ok, &cells[c], [&] {
+              return name + " " + modes[mode] + " " + std::string(to_string(alg)) + "/" + std::string(to_string(strat)) +
+                     " n=" + std::to_string(n) + " " + std::string(validation::to_string(dist)) +
+                     (in_place ? " in-place" : "") + " seed=" + std::to_string(seed) + ": " + r.describe();
+            });
           }
         }
       }
     }
-    ++t.rows;
-    if (!row_ok) ++t.failed_rows;
+    t.end_row(row_ok);
     if (!quiet || !row_ok) {
       std::printf("%-24s %-15s", name.c_str(), modes[mode]);
       for (const auto& c : cells) std::printf(" %-6s", c.c_str());
@@ -144,22 +154,15 @@ void run_select_case(const matrix_options& m, tally& t, bool quiet) {
           scan_options o;
           o.strategy = strat;
           const auto c = validation::check_select(values, flags, mode, o);
-          ++t.runs;
-          if (c.ok()) {
-            ++t.passed;
-          } else {
-            ++t.failed;
-            row_ok = false;
-            cells[cell] = "FAIL";
-            t.failures.push_back(name + " " + std::string(to_string(strat)) + " n=" + std::to_string(n) + " " +
-                                 validation::to_string(p) + " seed=" + std::to_string(seed) + ": " + c.detail);
-          }
+          t.record(c.ok(), row_ok, &cells[cell], [&] {
+            return name + " " + std::string(to_string(strat)) + " n=" + std::to_string(n) + " " +
+                   validation::to_string(p) + " seed=" + std::to_string(seed) + ": " + c.detail;
+          });
           ++cell;
         }
       }
     }
-    ++t.rows;
-    if (!row_ok) ++t.failed_rows;
+    t.end_row(row_ok);
     if (!quiet || !row_ok) std::printf("%-24s %-15s %-6s %-6s\n", name.c_str(), "", cells[0].c_str(), cells[1].c_str());
   }
 }
@@ -204,23 +207,16 @@ void run_sat_case(const matrix_options& m, tally& t, bool quiet, double maxval) 
           std::vector<Acc> got((w + sh) * (h + sh));
           table.copy_to_host(got.data(), got.size());
           const auto c = validation::compare_sat(got, img.data(), w, h, layout, squared);
-          ++t.runs;
-          if (c.ok()) {
-            ++t.passed;
-          } else {
-            ++t.failed;
-            row_ok = false;
-            cells[cell] = "FAIL";
-            t.failures.push_back(name + (who ? " (CUB-based)" : "") + " " + std::to_string(w) + "x" + std::to_string(h) +
-                                 (squared ? " squared" : "") + ": " + c.detail);
-          }
+          t.record(c.ok(), row_ok, &cells[cell], [&] {
+            return name + (who ? " (CUB-based)" : "") + " " + std::to_string(w) + "x" + std::to_string(h) +
+                   (squared ? " squared" : "") + ": " + c.detail;
+          });
         }
       }
       ++cell;
     }
   }
-  ++t.rows;
-  if (!row_ok) ++t.failed_rows;
+  t.end_row(row_ok);
   if (!quiet || !row_ok) std::printf("%-24s %-15s %-6s %-6s\n", name.c_str(), "", cells[0].c_str(), cells[1].c_str());
 }
 
@@ -272,14 +268,9 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
             std::vector<std::uint32_t> cub_vals(keys.size());
             d_cub.copy_to_host(cub_keys.data(), n);
             d_vcub.copy_to_host(cub_vals.data(), n);
-            ++t.runs;
-            if (validation::bit_mismatches(cub_keys, ref_keys) || validation::bit_mismatches(cub_vals, ref_vals)) {
-              ++t.failed;
-              row_ok = false;
-              t.failures.push_back(name + where + ": CUB disagrees with the CPU stable sort");
+            const bool cub_ok = !validation::bit_mismatches(cub_keys, ref_keys) && !validation::bit_mismatches(cub_vals, ref_vals);
+            if (!t.record(cub_ok, row_ok, nullptr, [&] { return name + where + ": CUB disagrees with the CPU stable sort"; }))
               continue;
-            }
-            ++t.passed;
           }
           int cell = 0;
           for (auto alg : {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8}) {
@@ -307,16 +298,10 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
                 d_vout.copy_to_host(gv.data(), n);
                 bad += validation::bit_mismatches(gv, ref_vals);
               }
-              ++t.runs;
-              if (bad == 0) {
-                ++t.passed;
-              } else {
-                ++t.failed;
-                row_ok = false;
-                cells[cell] = "FAIL";
-                t.failures.push_back(name + " " + std::string(to_string(alg)) + (pairs ? " pairs" : " keys") + where + ": " +
-                                     std::to_string(bad) + " differ from CUB and the CPU");
-              }
+              t.record(bad == 0, row_ok, &cells[cell], [&] {
+                return name + " " + std::string(to_string(alg)) + (pairs ? " pairs" : " keys") + where + ": " +
+                       std::to_string(bad) + " differ from CUB and the CPU";
+              });
             }
             ++cell;
           }
@@ -324,8 +309,7 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
       }
     }
   }
-  ++t.rows;
-  if (!row_ok) ++t.failed_rows;
+  t.end_row(row_ok);
   if (!quiet || !row_ok)
     std::printf("%-24s %-15s %-6s %-6s %-6s\n", name.c_str(), "", cells[0].c_str(), cells[1].c_str(), cells[2].c_str());
 }
