@@ -25,6 +25,26 @@ def log2(n):
     return int(n).bit_length() - 1
 
 
+def save(fig, ax, out, name, title, xlabel, ylabel, legend_cols=1, legend_size=7):
+    """Label, lay out and write one figure; returns its path."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=legend_size, ncol=legend_cols)
+    ax.grid(alpha=0.3)
+    path = os.path.join(out, name)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def copy_line(ax, rows):
+    """The measured device-copy bandwidth of the rows, against log2(n)."""
+    copy = sorted({(int(r["n"]), float(r["copy_gb_per_s"])) for r in rows})
+    ax.plot([log2(n) for n, _ in copy], [g for _, g in copy], ls="--", color="gray", label="device copy")
+
+
 def scan_plot(rows, out):
     rows = [r for r in rows if r["primitive"] == "scan" and r["type"] == "u32"]
     if not rows:
@@ -40,17 +60,9 @@ def scan_plot(rows, out):
         if "single_pass" in key and "warp_shuffle" in key:
             style = dict(lw=2.5, color="tab:red")
         ax.plot([log2(n) for n, _ in pts], [g for _, g in pts], marker="o", ms=3, label=key, **style)
-    copy = sorted({(int(r["n"]), float(r["copy_gb_per_s"])) for r in rows})
-    ax.plot([log2(n) for n, _ in copy], [g for _, g in copy], ls="--", color="gray", label="device copy")
-    ax.set_xlabel("log2(n), u32 items")
-    ax.set_ylabel("GB/s of minimal traffic (read n + write n)")
-    ax.set_title("Exclusive sum, u32, H100")
-    ax.legend(fontsize=6, ncol=2)
-    ax.grid(alpha=0.3)
-    path = os.path.join(out, "scan_u32.png")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    return path
+    copy_line(ax, rows)
+    return save(fig, ax, out, "scan_u32.png", "Exclusive sum, u32, H100", "log2(n), u32 items",
+                "GB/s of minimal traffic (read n + write n)", legend_cols=2, legend_size=6)
 
 
 def select_plot(rows, out):
@@ -67,17 +79,9 @@ def select_plot(rows, out):
         pts.sort()
         ax.plot([log2(n) for n, _ in pts], [g for _, g in pts], marker="o", ms=3, label=key,
                 ls="-" if key.startswith("parascan") else ":")
-    copy = sorted({(int(r["n"]), float(r["copy_gb_per_s"])) for r in rows})
-    ax.plot([log2(n) for n, _ in copy], [g for _, g in copy], ls="--", color="gray", label="device copy")
-    ax.set_xlabel("log2(n), u32 items")
-    ax.set_ylabel("GB/s (read n, write the kept ones)")
-    ax.set_title("Compaction (select if), u32, H100")
-    ax.legend(fontsize=7, ncol=2)
-    ax.grid(alpha=0.3)
-    path = os.path.join(out, "select_u32.png")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    return path
+    copy_line(ax, rows)
+    return save(fig, ax, out, "select_u32.png", "Compaction (select if), u32, H100", "log2(n), u32 items",
+                "GB/s (read n, write the kept ones)", legend_cols=2)
 
 
 def sat_plot(rows, out):
@@ -97,15 +101,8 @@ def sat_plot(rows, out):
                 ls="-" if key.startswith("parascan") else ":")
     ax.axhline(70, color="gray", ls="--", lw=1, label="issue target (70%)")
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("image side (u8 pixels)")
-    ax.set_ylabel("% of copy bandwidth (image read once, table written once)")
-    ax.set_title("Summed-area table, H100")
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3)
-    path = os.path.join(out, "sat.png")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    return path
+    return save(fig, ax, out, "sat.png", "Summed-area table, H100", "image side (u8 pixels)",
+                "% of copy bandwidth (image read once, table written once)")
 
 
 def sort_plot(path_jsonl, out):
@@ -126,15 +123,8 @@ def sort_plot(path_jsonl, out):
         pts = sorted(pts.items())
         ax.plot([log2(n) for n, _ in pts], [g for _, g in pts], color="black", lw=2.5 if dist == "uniform" else 1.5,
                 ls="-" if dist == "uniform" else ":", label=f"CUB {dist}")
-    ax.set_xlabel("log2(n), u32 keys")
-    ax.set_ylabel("G keys/s")
-    ax.set_title("Radix sort, u32 keys, H100")
-    ax.legend(fontsize=7, ncol=2)
-    ax.grid(alpha=0.3)
-    path = os.path.join(out, "radix_sort_u32.png")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    return path
+    return save(fig, ax, out, "radix_sort_u32.png", "Radix sort, u32 keys, H100", "log2(n), u32 keys", "G keys/s",
+                legend_cols=2)
 
 
 def main():
