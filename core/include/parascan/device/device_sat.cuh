@@ -40,7 +40,7 @@ inline grid_shape grid_of(image_shape s) {
   return {s.width, s.height, (s.width + tile_cols - 1) / tile_cols, (s.height + tile_rows - 1) / tile_rows};
 }
 
-/// Image rows loaded before any is summed: 32 bytes of pixels per lane in flight.
+/// Image rows loaded before any is summed: 16 bytes of pixels per lane in flight.
 template <class In>
 constexpr int rows_in_flight = 16 / (lane_cols * static_cast<int>(sizeof(In)));
 /// Blocks per SM the tile kernels are compiled for (caps registers at 64 per thread).
