@@ -207,6 +207,11 @@ mc_mesh marching_cubes(const T* d_volume, volume_shape shape, float iso, const m
   mesh.positions = device_buffer<float>(3 * mesh.vertices);
   if (options.normals) mesh.normals = device_buffer<float>(3 * mesh.vertices);
   device_buffer<std::uint64_t> keys(options.weld ? mesh.vertices : 0);
+  if (options.scan.debug_synchronous) {  // tests: NaN bytes, so a slot the emit misses cannot pass
+    mesh.positions.poison(0xff, stream);
+    mesh.normals.poison(0xff, stream);
+    keys.poison(0xff, stream);
+  }
   clock.lap(&mc_stage_ms::allocate);
 
   // 5. emit

@@ -39,7 +39,8 @@ struct mc_options {
   bool normals = true;      ///< emit per-vertex normals from the field gradient
   bool weld = false;        ///< merge the vertices shared by neighbouring cells into an indexed mesh
   bool keep_cells = false;  ///< keep the per-cell counts, active list and offsets (validation)
-  scan_options scan{};      ///< the scan configuration of the compaction and offset scans
+  scan_options scan{};      ///< the scans' configuration; scan.debug_synchronous also checks every
+                            ///< launch and fills the outputs with NaN bytes before the emit (tests)
 };
 
 /// Time of each stage in ms (CUDA events on the stream), filled when asked for.
