@@ -2,6 +2,7 @@
 // on failure; and, with a GPU, real runs on the bundled sample data.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -32,6 +33,7 @@ class cli : public ::testing::Test {
   result compact(const std::string& args) { return run_with_env("", args, PARASCAN_COMPACT_EXE); }
   result sat(const std::string& args) { return run_with_env("", args, PARASCAN_SAT_EXE); }
   result sort(const std::string& args) { return run_with_env("", args, PARASCAN_SORT_EXE); }
+  result mc(const std::string& args) { return run_with_env("", args, PARASCAN_MC_EXE); }
   result run_with_env(const std::string& env, const std::string& args, const std::string& exe = PARASCAN_SCAN_EXE) {
     const auto out = (dir / "stdout").string(), err = (dir / "stderr").string();
     const std::string cmd = (env.empty() ? "" : "env " + env + " ") + exe + " " + args + " > " + out + " 2> " + err;
@@ -296,6 +298,107 @@ TEST_F(cli_gpu, radix_sort_sorts_pairs_and_permutations) {
   r = sort("--n 1000003 --type u64 --dist few-unique --repeat 2");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
+}
+
+TEST_F(cli, marching_cubes_refuses_bad_volumes_and_options_before_the_gpu) {
+  std::ofstream(path("v.raw"), std::ios::binary) << std::string(1000, '\x07');
+  const std::string out = " -o " + path("m.ply");
+  struct refusal {
+    std::string args, message;
+  };
+  const std::vector<refusal> cases = {
+      {path("v.raw") + " --dims 10,10,11 --type u8 --iso 3", "v.raw: holds 1000 bytes, but 10×10×11 samples of u8 need 1100"},
+      {path("v.raw") + " --type u8 --iso 3", "a raw volume needs --dims X,Y,Z"},
+      {path("v.raw") + " --dims 10,10,10 --type u8", "--iso: needed with an input volume"},
+      {path("v.raw") + " --dims 10,10,10 --type u8 --iso nan", "--iso: NaN is not an iso value"},
+      {path("v.raw") + " --dims 10,10,10 --type u8 --iso 1e50", "outside the float range"},
+      {path("v.raw") + " --dims 10,10,10 --type u8 --iso seven", "--iso 'seven': not a number"},
+      {path("v.raw") + " --dims 10,0,10 --type u8 --iso 3", "every count must be at least 1"},
+      {path("v.raw") + " --dims 10,10 --type u8 --iso 3", "expected X,Y,Z"},
+      {path("v.raw") + " --dims 10,10,10 --type i32 --iso 3", "volumes are u8, u16 or f32"},
+      {path("v.raw") + " --dims 10,10,10 --type u8 --iso 3 -o " + path("m.stl"), "unknown mesh format"},
+      {path("missing.raw") + " --dims 10,10,10 --type u8 --iso 3", "cannot open"},
+      {"--field cube", "--field: unknown 'cube'"},
+      {path("v.raw") + " --field sphere --iso 3", "not both"},
+  };
+  for (const auto& c : cases) {
+    const auto r = mc(c.args + (c.args.find(" -o ") == std::string::npos ? out : ""));
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+  }
+  // A 2-D .npy, and an f32 volume with a NaN sample.
+  const std::vector<float> plane(12, 1.0f);
+  parascan::app::write_array(path("plane.npy"), parascan::app::dtype::f32, plane.data(), std::vector<std::int64_t>{3, 4});
+  auto r = mc(path("plane.npy") + " --iso 0.5" + out);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("must have 3 dimensions"), std::string::npos) << r.err;
+  std::vector<float> cube(27, 1.0f);
+  cube[5] = std::nanf("");
+  parascan::app::write_array(path("nan.npy"), parascan::app::dtype::f32, cube.data(), std::vector<std::int64_t>{3, 3, 3});
+  r = mc(path("nan.npy") + " --iso 0.5" + out);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("sample (2, 1, 0) is not finite"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("m.ply")));
+  EXPECT_FALSE(fs::exists(path("m.stl")));
+  r = run_with_env("CUDA_VISIBLE_DEVICES=", "--field sphere --grid 8" + out, PARASCAN_MC_EXE);
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.err.find("marching_cubes: error: no CUDA device"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("m.ply")));
+}
+
+namespace {
+std::string header_of(const std::string& file) {
+  std::ifstream f(file, std::ios::binary);
+  std::string line, head;
+  while (std::getline(f, line) && line != "end_header") head += line + "\n";
+  return head;
+}
+int lines_starting(const std::string& file, const std::string& prefix) {
+  std::ifstream f(file);
+  std::string line;
+  int n = 0;
+  while (std::getline(f, line)) n += line.rfind(prefix, 0) == 0;
+  return n;
+}
+}  // namespace
+
+TEST_F(cli_gpu, marching_cubes_meshes_a_voxel_and_the_fields) {
+  // One inside voxel in a 3×3×3 u8 volume: 8 active cells, 8 triangles, 24 vertices (6 when welded).
+  std::string voxels(27, '\x0a');
+  voxels[13] = 0;
+  std::ofstream(path("v.raw"), std::ios::binary) << voxels;
+  auto r = mc(path("v.raw") + " --dims 3,3,3 --type u8 --iso 5 --validate -o " + path("m.ply"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("active 8"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("triangles 8"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
+  std::string head = header_of(path("m.ply"));
+  EXPECT_NE(head.find("format binary_little_endian 1.0"), std::string::npos) << head;
+  EXPECT_NE(head.find("element vertex 24\n"), std::string::npos) << head;
+  EXPECT_NE(head.find("property float nx"), std::string::npos) << head;
+  EXPECT_NE(head.find("element face 8\n"), std::string::npos) << head;
+  // Header + 24 × 6 floats + 8 × (1 + 3 × 4) bytes.
+  const auto head_bytes = head.size() + std::string("end_header\n").size();
+  EXPECT_EQ(fs::file_size(path("m.ply")), head_bytes + 24 * 24 + 8 * 13);
+  r = mc(path("v.raw") + " --dims 3,3,3 --type u8 --iso 5 --weld --no-normals --validate -o " + path("w.obj"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines_starting(path("w.obj"), "v "), 6);
+  EXPECT_EQ(lines_starting(path("w.obj"), "vn "), 0);
+  EXPECT_EQ(lines_starting(path("w.obj"), "f "), 8);
+  // A .npy volume (shape nz, ny, nx) gives the same mesh.
+  parascan::app::write_array(path("v.npy"), parascan::app::dtype::u8, voxels.data(), std::vector<std::int64_t>{3, 3, 3});
+  r = mc(path("v.npy") + " --iso 5 --validate -q");
+  EXPECT_EQ(r.code, 0) << r.err;
+  for (const char* field : {"sphere", "torus", "metaballs", "gyroid"}) {
+    r = mc(std::string("--field ") + field + " --grid 40 --validate --repeat 2 --weld --json " + path("r.json"));
+    ASSERT_EQ(r.code, 0) << field << ": " << r.err;
+    EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("stages (ms): classify"), std::string::npos) << r.out;
+    std::ifstream j(path("r.json"));
+    std::stringstream s;
+    s << j.rdbuf();
+    EXPECT_NE(s.str().find("\"triangles_per_s\""), std::string::npos) << s.str();
+  }
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 
 void parse_npy_header(const unsigned char* data, std::size_t size, const std::string& name, dtype& type,
-                      std::int64_t& count, std::size_t& data_offset) {
+                      std::int64_t& count, std::size_t& data_offset, std::vector<std::int64_t>* shape_out) {
   if (size < 10 || std::memcmp(data, npy_magic, 6) != 0) fail(name, "not a .npy file (no \\x93NUMPY magic)");
   const int major = data[6];
   std::size_t header_len = 0, prefix = 0;
@@ -88,6 +88,7 @@ void parse_npy_header(const unsigned char* data, std::size_t size, const std::st
   shape = shape.substr(1, shape.size() - 2);
   std::int64_t total = 1;
   int dims = 0;
+  if (shape_out) shape_out->clear();
   std::size_t i = 0;
   while (i < shape.size()) {
     while (i < shape.size() && (shape[i] == ' ' || shape[i] == ',')) ++i;
@@ -103,6 +104,7 @@ void parse_npy_header(const unsigned char* data, std::size_t size, const std::st
       fail(name, "bad .npy header: shape overflows 64-bit element count");
     total *= d;
     ++dims;
+    if (shape_out) shape_out->push_back(d);
   }
   if (fortran == "True" && dims > 1) fail(name, "Fortran-ordered arrays are not supported; save with C order");
   type = *t;
@@ -118,7 +120,8 @@ host_array read_array(const std::string& path, std::optional<dtype> raw_type, bo
   host_array a;
   if (all.size() >= 6 && std::memcmp(all.data(), npy_magic, 6) == 0) {
     std::size_t offset = 0;
-    parse_npy_header(all.data(), all.size(), path, a.type, a.count, offset);
+    parse_npy_header(all.data(), all.size(), path, a.type, a.count, offset, &a.shape);
+    a.npy = true;
     if (raw_type && must_match && *raw_type != a.type)
       fail(path, "the .npy header says dtype " + std::string(to_string(a.type)) + " but --type says " +
                      std::string(to_string(*raw_type)));
@@ -138,6 +141,7 @@ host_array read_array(const std::string& path, std::optional<dtype> raw_type, bo
     fail(path, "file holds " + std::to_string(all.size()) + " bytes, not a multiple of " + std::to_string(s) + " (" +
                    std::string(to_string(a.type)) + ")");
   a.count = static_cast<std::int64_t>(all.size() / s);
+  a.shape = {a.count};
   a.bytes = std::move(all);
   return a;
 }

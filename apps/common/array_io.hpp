@@ -13,6 +13,8 @@ struct host_array {
   dtype type = dtype::u32;
   std::int64_t count = 0;
   std::vector<unsigned char> bytes;  // count × size_of(type), little-endian
+  std::vector<std::int64_t> shape;   // the .npy shape (C order); {count} for a raw file
+  bool npy = false;                  // read from a .npy file
   template <class T> const T* as() const { return reinterpret_cast<const T*>(bytes.data()); }
   template <class T> T* as() { return reinterpret_cast<T*>(bytes.data()); }
 };
@@ -20,7 +22,7 @@ struct host_array {
 /// Parse a .npy header from the start of `data` (size `size`); sets type, count and the data offset.
 /// Throws input_error("<name>: ...") on anything malformed. Exposed for tests and fuzzing.
 void parse_npy_header(const unsigned char* data, std::size_t size, const std::string& name, dtype& type,
-                      std::int64_t& count, std::size_t& data_offset);
+                      std::int64_t& count, std::size_t& data_offset, std::vector<std::int64_t>* shape = nullptr);
 
 /// Read `path`: .npy when the file starts with the NumPy magic, raw otherwise (raw needs `raw_type`).
 /// If `raw_type` is given for a .npy file, it must agree with the header, unless `must_match` is false
