@@ -1,6 +1,8 @@
 // validate: the validation matrix — every algorithm × strategy × type × operator × mode × edge size ×
 // input distribution — against CUB and the CPU reference. Prints a pass/fail table; exit 1 on any
 // mismatch.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -19,7 +21,9 @@
 #include "parascan/buffer.hpp"
 #include "parascan/validation/sat_check.hpp"
 #include "parascan/validation/select_check.hpp"
+#include "parascan/marching_cubes.hpp"
 #include "parascan/radix_sort.hpp"
+#include "parascan/validation/mc_reference.hpp"
 #include "parascan/validation/sort_check.hpp"
 
 namespace {
@@ -316,6 +320,70 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
 
 }  // namespace
 
+/// Marching cubes of T volumes: an integer sphere, a gyroid, noise, a checkerboard, one voxel and an
+/// empty volume at awkward sizes; every mesh unwelded and welded against the CPU reference, and both
+/// scans against CUB.
+template <class T>
+void run_mc_case(const matrix_options& m, tally& t, bool quiet) {
+  const std::string name = std::string(to_string(dtype_of<T>())) + " marching_cubes";
+  if (!m.filter.empty() && name.find(m.filter) == std::string::npos) return;
+  std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(name));
+  const double top = std::is_same_v<T, std::uint8_t> ? 250 : 60000;  // sample range of the integer types
+  struct volume_case {
+    std::string what;
+    volume_shape shape;
+    std::vector<T> v;
+    float iso;
+  };
+  std::vector<volume_case> cases;
+  auto add = [&](const std::string& what, volume_shape s, auto f, float iso) {
+    volume_case c{what, s, std::vector<T>(static_cast<std::size_t>(s.samples())), iso};
+    for (std::int64_t z = 0; z < s.nz; ++z)
+      for (std::int64_t y = 0; y < s.ny; ++y)
+        for (std::int64_t x = 0; x < s.nx; ++x) c.v[x + s.nx * (y + s.ny * z)] = static_cast<T>(f(x, y, z));
+    cases.push_back(std::move(c));
+  };
+  for (volume_shape s : {volume_shape{17, 13, 11}, volume_shape{33, 29, 31}, volume_shape{m.quick ? 40 : 97, 61, 45}}) {
+    const double cx = (s.nx - 1) / 2.0, cy = (s.ny - 1) / 2.0, cz = (s.nz - 1) / 2.0, r = std::min({cx, cy, cz});
+    const double scale = top / (cx * cx + cy * cy + cz * cz);
+    add("sphere", s, [&](auto x, auto y, auto z) {
+      return std::round(((x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz)) * scale);
+    }, static_cast<float>(std::round(0.6 * r * r * scale) + 0.5));
+    add("gyroid", s, [&](auto x, auto y, auto z) {
+      const double k = 0.35, g = std::sin(k * x) * std::cos(k * y) + std::sin(k * y) * std::cos(k * z) + std::sin(k * z) * std::cos(k * x);
+      return std::round((g + 1.5) / 3.0 * top);
+    }, static_cast<float>(top / 2 + 0.25));
+    add("noise", s, [&](auto, auto, auto) { return static_cast<double>(rng() % static_cast<std::uint64_t>(top)); },
+        static_cast<float>(std::round(top / 2)));  // samples equal to the iso value too: outside
+    add("checkerboard", s, [&](auto x, auto y, auto z) { return (x + y + z) % 2 ? top : 0.0; }, static_cast<float>(top / 2));
+  }
+  add("one voxel", {5, 6, 7}, [&](auto x, auto y, auto z) { return x == 2 && y == 3 && z == 3 ? 0.0 : top; }, 1.0f);
+  add("empty", {8, 9, 10}, [&](auto, auto, auto) { return top; }, 1.0f);
+  add("flat", {64, 1, 64}, [&](auto, auto, auto) { return 0.0; }, 1.0f);
+  std::string cells[2] = {"ok", "ok"};
+  bool row_ok = true;
+  for (const auto& c : cases) {
+    device_buffer<T> d(c.shape.samples());
+    if (c.shape.samples()) d.copy_from_host(c.v.data(), c.v.size());
+    const auto ref = validation::cpu_marching_cubes(c.v.data(), c.shape, c.iso);
+    for (int weld = 0; weld < 2; ++weld) {
+      mc_options o;
+      o.weld = weld != 0;
+      o.keep_cells = true;
+      o.scan.debug_synchronous = true;
+      const mc_mesh mesh = marching_cubes(d.data(), c.shape, c.iso, o);
+      std::string diff = validation::compare_meshes(mesh, ref);
+      if (diff.empty()) diff = validation::check_scans_with_cub(mesh);
+      t.record(diff.empty(), row_ok, &cells[weld], [&] {
+        return name + " " + c.what + " " + std::to_string(c.shape.nx) + "x" + std::to_string(c.shape.ny) + "x" +
+               std::to_string(c.shape.nz) + (weld ? " welded" : "") + ": " + diff;
+      });
+    }
+  }
+  t.end_row(row_ok);
+  if (!quiet || !row_ok) std::printf("%-24s %-15s %-6s %-6s\n", name.c_str(), "", cells[0].c_str(), cells[1].c_str());
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"validate: parascan's scans against CUB and a CPU reference, over the whole matrix", "validate"};
   matrix_options m;
@@ -355,6 +423,10 @@ int main(int argc, char** argv) {
     run_sat_case<float, double>(m, t, c.quiet, 100);
     std::printf("\n%-24s %-15s %-6s %-6s %-6s\n", "radix sort", "", "split1", "split4", "split8");
     visit_all_types([&](auto tag) { run_sort_case<typename decltype(tag)::type>(m, t, c.quiet); });
+    std::printf("\n%-24s %-15s %-6s %-6s\n", "marching cubes", "", "plain", "welded");
+    run_mc_case<std::uint8_t>(m, t, c.quiet);
+    run_mc_case<std::uint16_t>(m, t, c.quiet);
+    run_mc_case<float>(m, t, c.quiet);
     for (std::size_t i = 0; i < t.failures.size() && i < 20; ++i) std::printf("FAIL %s\n", t.failures[i].c_str());
     std::printf("validate: %lld runs in %lld rows: %lld passed, %lld failed\n", static_cast<long long>(t.runs),
                 static_cast<long long>(t.rows), static_cast<long long>(t.passed), static_cast<long long>(t.failed));
