@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole GPU check in one call: configure, build, the full test suite (unit, gpu, cli, slow), the
 # sanitizer tests, `validate`, `scan --validate` for every algorithm × strategy, `compact --validate`
-# in every mode, radix_sort --validate per algorithm, and the benchmarks (scan, select, sat, radix sort).
+# in every mode, radix_sort --validate per algorithm, marching_cubes --validate per field and a rendered
+# mesh, and the benchmarks (scan, select, sat, radix sort, marching cubes).
 # Logs and a short summary (summary.txt) go to OUTDIR.
 #
 #   scripts/gpu_check.sh OUTDIR [--quick]     (--quick: validate --quick, bench --quick, no sanitizer racecheck/synccheck)
@@ -81,6 +82,11 @@ step "sat --box 3 (coins)" "$out/sat_box.log" "$bin/sat" "$root/data/coins.pgm" 
 for alg in split1 split4 split8; do
   step "radix_sort --validate $alg" "$out/sort_$alg.log" "$bin/radix_sort" --n 3000017 --type f32 --dist few-unique --argsort --descending --algorithm $alg --validate -o "$out/order_$alg.npy"
 done
+for field in sphere torus metaballs gyroid; do
+  step "marching_cubes $field --validate" "$out/mc_$field.log" "$bin/marching_cubes" --field $field --grid 96 --weld --validate
+done
+step "marching_cubes picture" "$out/mc_picture.log" "$bin/marching_cubes" --field metaballs --grid 72 --weld -o "$out/metaballs.ply"
+python3 "$root/scripts/render_mesh.py" "$out/metaballs.ply" "$out/metaballs.png" --title "marching_cubes --field metaballs --grid 72 --weld" >> "$out/mc_picture.log" 2>&1 || status=1
 step "scan on data/coins_u8.npy" "$out/scan_coins.log" "$bin/scan" "$root/data/coins_u8.npy" --acc u64 --inclusive --validate
 
 if [ "$quick" = "--quick" ]; then
@@ -89,6 +95,7 @@ else
   step bench "$out/bench.log" "$bin/bench" --log-sizes 20,24,28,30 --repeat 10 --csv "$out/bench.csv"
   step "bench sat" "$out/bench_sat.log" "$bin/bench" --primitive sat --repeat 10 --csv "$out/bench_sat.csv"
   step "bench radix_sort" "$out/bench_sort.log" "$root/scripts/bench_sort.sh" "$bin" "$out"
+  step "bench marching_cubes" "$out/bench_mc.log" "$root/scripts/bench_mc.sh" "$bin" "$out"
 fi
 cat "$out/bench.log"
 echo
