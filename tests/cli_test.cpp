@@ -2,6 +2,7 @@
 // on failure; and, with a GPU, real runs on the bundled sample data.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -399,6 +400,35 @@ TEST_F(cli_gpu, marching_cubes_meshes_a_voxel_and_the_fields) {
     s << j.rdbuf();
     EXPECT_NE(s.str().find("\"triangles_per_s\""), std::string::npos) << s.str();
   }
+}
+
+TEST_F(cli_gpu, out_of_device_memory_is_exit_3_and_writes_nothing) {
+  // 4096³ f32 samples = 256 GiB: more than any device holds, refused with the bytes asked for and free.
+  const auto r = mc("--field sphere --grid 4096 -o " + path("m.ply"));
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("marching_cubes: error: out of device memory: requested 274877906944 bytes"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("bytes free"), std::string::npos) << r.err;
+  EXPECT_EQ(files_other_than_logs(), 0);
+}
+
+TEST_F(cli_gpu, a_failed_write_leaves_no_file_and_no_temporary) {
+  // The output name is an existing folder: the mesh is computed, the rename fails, and the temporary
+  // file written beside it is removed.
+  fs::create_directories(path("taken.ply"));
+  auto r = mc("--field torus --grid 24 -o " + path("taken.ply"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("taken.ply: cannot write output"), std::string::npos) << r.err;
+  r = run("--n 1000 -o " + path("taken.ply"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  r = mc("--field torus --grid 24 -o " + path("no_such_folder/m.ply"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot create output"), std::string::npos) << r.err;
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"stderr", "stdout", "taken.ply"}));
+  EXPECT_TRUE(fs::is_empty(path("taken.ply")));
 }
 
 }  // namespace
