@@ -12,7 +12,7 @@ status=0
 for n in $sizes; do
   for spec in "--type u32" "--type u32 --argsort" "--type u64" "--type f32"; do
     for dist in uniform few-unique; do
-      for alg in split4 split8 split1; do
+      for alg in onesweep split4 split8 split1; do
         "$bin/radix_sort" --n $((1 << n)) $spec --dist $dist --algorithm $alg --repeat 5 -q --json - >> "$out/bench_sort.jsonl" || status=1
       done
     done

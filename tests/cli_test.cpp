@@ -277,7 +277,7 @@ TEST_F(cli_gpu, radix_sort_sorts_pairs_and_permutations) {
   const std::vector<std::uint16_t> values = {10, 11, 12, 13, 14, 15};
   parascan::app::write_array(path("k.npy"), parascan::app::dtype::f32, keys.data(), 6);
   parascan::app::write_array(path("v.npy"), parascan::app::dtype::u16, values.data(), 6);
-  for (const char* alg : {"split1", "split4", "split8"}) {
+  for (const char* alg : {"split1", "split4", "split8", "onesweep"}) {
     auto r = sort(path("k.npy") + " --values " + path("v.npy") + " --validate --algorithm " + alg + " -o " + path("s.npy") +
                   " --values-out " + path("sv.npy"));
     ASSERT_EQ(r.code, 0) << r.err;

@@ -58,7 +58,8 @@ std::vector<F> special_floats(std::uint64_t seed) {
   return v;
 }
 
-constexpr sort_algorithm all_algorithms[] = {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8};
+constexpr sort_algorithm all_algorithms[] = {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8,
+                                             sort_algorithm::onesweep};
 
 /// Sorts `keys` (and values when `pairs`) with every algorithm; compares keys and values bitwise
 /// with the CPU stable sort and, where CUB has the types, with cub::DeviceRadixSort.
@@ -151,7 +152,7 @@ TYPED_TEST_SUITE(sort_typed, key_types);
 
 TYPED_TEST(sort_typed, sizes_and_distributions) {
   using Key = TypeParam;
-  std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 4096};
+  std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 4096, 4097, 3 * 4096 - 1};
   if (!test::small_sizes_only()) sizes.insert(sizes.end(), {65537, (1 << 20) + 7});
   for (std::int64_t n : sizes)
     for (dist d : {dist::uniform, dist::few_unique, dist::sorted, dist::reverse, dist::all_equal}) {
@@ -256,7 +257,7 @@ TEST_F(sort_test, bad_arguments_are_refused) {
 class sort_huge : public gpu_test {};
 
 TEST_F(sort_huge, more_than_2_pow_31_keys) {
-  // 2^31 + 3 u8 keys (about 2 GiB each way): split8 in one pass, compared with a CPU counting sort.
+  // 2^31 + 3 u8 keys (about 2 GiB each way): onesweep (8 portions) and split8 in one pass, split4 in two, compared with a CPU counting sort.
   const std::int64_t n = (std::int64_t(1) << 31) + 3;
   std::vector<std::uint8_t> keys(static_cast<std::size_t>(n));
   std::mt19937_64 rng(5);
@@ -265,7 +266,7 @@ TEST_F(sort_huge, more_than_2_pow_31_keys) {
   for (auto k : keys) ++count[k];
   device_buffer<std::uint8_t> d_in(n), d_out(n);
   d_in.copy_from_host(keys.data(), n);
-  for (sort_algorithm alg : {sort_algorithm::split8, sort_algorithm::split4}) {
+  for (sort_algorithm alg : {sort_algorithm::onesweep, sort_algorithm::split8, sort_algorithm::split4}) {
     sort_options o;
     o.algorithm = alg;
     d_out.poison();
@@ -279,6 +280,47 @@ TEST_F(sort_huge, more_than_2_pow_31_keys) {
     for (int v = 0; v < 256; ++v)
       for (std::int64_t j = 0; j < count[v]; ++j, ++at) bad += got[static_cast<std::size_t>(at)] != v;
     EXPECT_EQ(bad, 0) << to_string(alg) << ": keys out of place";
+  }
+}
+
+TEST_F(sort_huge, onesweep_across_portions) {
+  // Onesweep launches a pass per portion of 2^28 keys and hands the digit offsets on: 2^28 + 12305
+  // u16 keys, argsort, checked in O(n): keys in order, equal keys in input order, keys = input[perm].
+  const std::int64_t n = (std::int64_t(1) << 28) + 3 * 4096 + 17;
+  std::vector<std::uint16_t> keys(static_cast<std::size_t>(n));
+  std::mt19937_64 rng(11);
+  for (auto& k : keys) k = static_cast<std::uint16_t>(rng() >> 48);
+  device_buffer<std::uint16_t> d_in(n), d_out(n);
+  device_buffer<std::uint32_t> d_perm(n);
+  d_in.copy_from_host(keys.data(), n);
+  d_out.poison();
+  d_perm.poison();
+  for (bool descending : {false, true}) {
+    sort_options o;
+    o.algorithm = sort_algorithm::onesweep;
+    o.descending = descending;
+    std::size_t bytes = 0;
+    PARASCAN_CUDA_CHECK((radix_sort_pairs<std::uint16_t, std::uint32_t>)(nullptr, bytes, d_in.data(), d_out.data(), nullptr,
+                                                                       d_perm.data(), n, o));
+    device_buffer<char> temp(bytes);
+    PARASCAN_CUDA_CHECK((radix_sort_pairs<std::uint16_t, std::uint32_t>)(temp.data(), bytes, d_in.data(), d_out.data(),
+                                                                       nullptr, d_perm.data(), n, o));
+    std::vector<std::uint16_t> got(static_cast<std::size_t>(n));
+    std::vector<std::uint32_t> perm(static_cast<std::size_t>(n));
+    d_out.copy_to_host(got.data(), n);
+    d_perm.copy_to_host(perm.data(), n);
+    std::int64_t bad_order = 0, bad_key = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto p = perm[static_cast<std::size_t>(i)];
+      bad_key += p >= static_cast<std::uint64_t>(n) || keys[p] != got[static_cast<std::size_t>(i)];
+      if (i > 0) {
+        const auto a = got[static_cast<std::size_t>(i - 1)], b = got[static_cast<std::size_t>(i)];
+        const bool in_order = descending ? a > b : a < b;
+        bad_order += !(in_order || (a == b && perm[static_cast<std::size_t>(i - 1)] < p));
+      }
+    }
+    EXPECT_EQ(bad_key, 0) << (descending ? "descending" : "ascending");
+    EXPECT_EQ(bad_order, 0) << (descending ? "descending" : "ascending");
   }
 }
 

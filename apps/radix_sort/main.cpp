@@ -25,7 +25,7 @@ using namespace parascan;
 using namespace parascan::app;
 
 struct sort_args {
-  std::string input, values, values_out, type_name, algorithm = "split4", dist = "uniform";
+  std::string input, values, values_out, type_name, algorithm = "onesweep", dist = "uniform";
   bool argsort = false, descending = false;
   int bits = -1, begin_bit = 0;
   std::int64_t n = std::int64_t(1) << 24;
@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
   app.add_option("--bits", a.bits, "Sort by this many bits from --begin-bit (default: all the key's bits)");
   app.add_option("--begin-bit", a.begin_bit, "First key bit compared (of the key's order-preserving image)")->capture_default_str();
   app.add_flag("--descending", a.descending, "Largest first (stable: equal keys keep their input order)");
-  app.add_option("--algorithm", a.algorithm, "split1 (1-bit splits), split4 (4-bit digits, the fastest on uniform keys) or split8 (8-bit digits)")
+  app.add_option("--algorithm", a.algorithm, "onesweep (8-bit digits, one pass each with look-back; the fastest), split1 (1-bit splits), split4 (4-bit digits) or split8 (8-bit digits)")
       ->capture_default_str();
   app.add_option("--n", a.n, "Keys to generate when there is no input")->capture_default_str()->check(CLI::NonNegativeNumber);
   app.add_option("--dist", a.dist, "Generated keys: uniform, sorted, reverse, few-unique, all-equal")->capture_default_str();
@@ -187,7 +187,7 @@ int main(int argc, char** argv) {
   return run_tool(app, argc, argv, [&]() -> int {
     sort_options o;
     const auto alg = parse_sort_algorithm(a.algorithm);
-    if (!alg) throw input_error("--algorithm: unknown '" + a.algorithm + "' (split1, split4, split8)");
+    if (!alg) throw input_error("--algorithm: unknown '" + a.algorithm + "' (onesweep, split1, split4, split8)");
     o.algorithm = *alg;
     o.descending = a.descending;
     static const char* dists[] = {"uniform", "sorted", "reverse", "few-unique", "all-equal"};

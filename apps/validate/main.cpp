@@ -232,10 +232,10 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
   const std::string name = std::string(to_string(dtype_of<Key>())) + " radix_sort";
   if (!m.filter.empty() && name.find(m.filter) == std::string::npos) return;
   constexpr int key_bits = static_cast<int>(8 * sizeof(Key));
-  std::vector<std::int64_t> sizes = {0, 1, 2, 255, 256, 257, 1337, 4096 + 5};
-  if (!m.quick) sizes.push_back((std::int64_t(1) << 20) + 7);
+  std::vector<std::int64_t> sizes = {0, 1, 2, 255, 256, 257, 1337, 4096, 4096 + 5};
+  if (!m.quick) sizes.insert(sizes.end(), {3 * 4096 - 1, (std::int64_t(1) << 20) + 7});
   std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(name));
-  std::string cells[3] = {"ok", "ok", "ok"};
+  std::string cells[4] = {"ok", "ok", "ok", "ok"};
   bool row_ok = true;
   const std::pair<int, int> ranges[] = {{0, key_bits}, {key_bits / 4, key_bits - 3}};
   for (std::int64_t n : sizes) {
@@ -277,7 +277,7 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
               continue;
           }
           int cell = 0;
-          for (auto alg : {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8}) {
+          for (auto alg : {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8, sort_algorithm::onesweep}) {
             sort_options o;
             o.algorithm = alg;
             o.begin_bit = begin;
@@ -315,7 +315,8 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
   }
   t.end_row(row_ok);
   if (!quiet || !row_ok)
-    std::printf("%-24s %-15s %-6s %-6s %-6s\n", name.c_str(), "", cells[0].c_str(), cells[1].c_str(), cells[2].c_str());
+    std::printf("%-24s %-15s %-6s %-6s %-6s %-6s\n", name.c_str(), "", cells[0].c_str(), cells[1].c_str(), cells[2].c_str(),
+                cells[3].c_str());
 }
 
 }  // namespace
@@ -421,7 +422,7 @@ int main(int argc, char** argv) {
     run_sat_case<std::uint32_t, std::uint64_t>(m, t, c.quiet, 100000);
     run_sat_case<float, float>(m, t, c.quiet, 100);
     run_sat_case<float, double>(m, t, c.quiet, 100);
-    std::printf("\n%-24s %-15s %-6s %-6s %-6s\n", "radix sort", "", "split1", "split4", "split8");
+    std::printf("\n%-24s %-15s %-6s %-6s %-6s %-6s\n", "radix sort", "", "split1", "split4", "split8", "1sweep");
     visit_all_types([&](auto tag) { run_sort_case<typename decltype(tag)::type>(m, t, c.quiet); });
     std::printf("\n%-24s %-15s %-6s %-6s\n", "marching cubes", "", "plain", "welded");
     run_mc_case<std::uint8_t>(m, t, c.quiet);

@@ -16,11 +16,12 @@ std::string_view to_string(sort_algorithm a) {
     case sort_algorithm::split1: return "split1";
     case sort_algorithm::split4: return "split4";
     case sort_algorithm::split8: return "split8";
+    case sort_algorithm::onesweep: return "onesweep";
   }
   return "?";
 }
 std::optional<sort_algorithm> parse_sort_algorithm(std::string_view name) {
-  for (auto a : {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8})
+  for (auto a : {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8, sort_algorithm::onesweep})
     if (to_string(a) == name) return a;
   return std::nullopt;
 }

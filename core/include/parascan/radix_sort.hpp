@@ -20,6 +20,10 @@
 //            within each block by warp matching (the default: the fastest on uniform keys, H100)
 //   split8   the same with 8-bit digits (half the passes; faster on keys with few distinct values,
 //            slower on uniform ones while its scatter writes are this scattered)
+//   onesweep 8-bit digits, the counts of every pass from one read of the keys, then one pass per
+//            digit: tiles ranked in shared memory, digit offsets by decoupled look-back over the
+//            per-tile digit counts, writes staged so a digit's run is written contiguously
+//            (Adinets & Merrill 2022)
 // Two-phase temporary storage as in scan.hpp; n may exceed 2^31; d_keys_out must not alias
 // d_keys_in (nor values_out values_in).
 #pragma once
@@ -31,7 +35,7 @@
 
 namespace parascan {
 
-enum class sort_algorithm : int { split1, split4, split8 };
+enum class sort_algorithm : int { split1, split4, split8, onesweep };
 
 std::string_view to_string(sort_algorithm a);
 std::optional<sort_algorithm> parse_sort_algorithm(std::string_view name);
@@ -47,7 +51,7 @@ constexpr key_kind kind_of_key() {
 }
 
 struct sort_options {
-  sort_algorithm algorithm = sort_algorithm::split4;
+  sort_algorithm algorithm = sort_algorithm::onesweep;
   int begin_bit = 0;
   int end_bit = -1;  ///< -1: every bit of the key
   bool descending = false;

@@ -11,11 +11,14 @@
 //               a per-warp digit histogram scanned across the warps; the block's running count per
 //               digit carries the rank across rounds. Stable by construction.
 // split1: per bit, flags (bit == 0) and parascan::partition_flagged (stable: zeros, then ones).
+// onesweep: device_onesweep.cuh.
 #pragma once
 #include <climits>
 #include <cstdint>
 #include <type_traits>
+#include "parascan/device/device_onesweep.cuh"
 #include "parascan/device/device_scan.cuh"
+#include "parascan/device/radix_digits.cuh"
 #include "parascan/ops.hpp"
 #include "parascan/radix_sort.hpp"
 #include "parascan/scan.hpp"
@@ -26,34 +29,6 @@ namespace parascan::device::sort_detail {
 constexpr int threads = 256;
 constexpr int warps = threads / 32;
 constexpr std::int64_t max_chunks = 4096;
-
-/// The key's bits in an order that unsigned comparison sorts as the key sorts (complemented for
-/// descending): signed → sign bit flipped; float → −0.0 taken as +0.0, negatives inverted, positives
-/// with the sign bit set (NaNs land outside ±inf by their bit patterns).
-template <class U>
-__host__ __device__ __forceinline__ U ordered_bits(U raw, key_kind kind, bool descending) {
-  constexpr U sign = static_cast<U>(U(1) << (sizeof(U) * 8 - 1));
-  U b = raw;
-  if (kind == key_kind::signed_int) {
-    b = static_cast<U>(b ^ sign);
-  } else if (kind == key_kind::floating) {
-    if (b == sign) b = 0;
-    b = (b & sign) ? static_cast<U>(~b) : static_cast<U>(b | sign);
-  }
-  return descending ? static_cast<U>(~b) : b;
-}
-
-struct digit_place {
-  int shift, bits;
-  key_kind kind;
-  bool descending;
-};
-
-template <class U>
-__device__ __forceinline__ unsigned digit_of(U raw, const digit_place& p) {
-  const U b = ordered_bits(raw, p.kind, p.descending);
-  return static_cast<unsigned>(b >> p.shift) & ((1u << p.bits) - 1u);
-}
 
 struct chunking {
   std::int64_t n, items, count;  // items per chunk (a multiple of threads), chunks
@@ -76,9 +51,6 @@ __global__ void __launch_bounds__(threads) count_digits_kernel(const U* keys, ch
   __syncthreads();
   for (int d = threadIdx.x; d < digits; d += threads) counts[static_cast<std::int64_t>(d) * ch.count + blockIdx.x] = hist[d];
 }
-
-/// Values: moved from `values_in`, or the item's index when `values_in` is null (argsort's first pass).
-struct no_values {};
 
 template <int R, class U, class V, class Offset>
 __global__ void __launch_bounds__(threads)
@@ -164,6 +136,7 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
   const int end_bit = o.end_bit < 0 ? key_bits : o.end_bit;
   if (n < 0 || o.begin_bit < 0 || end_bit > key_bits || o.begin_bit > end_bit) return cudaErrorInvalidValue;
   const int digit_bits = o.algorithm == sort_algorithm::split1 ? 1 : o.algorithm == sort_algorithm::split4 ? 4 : 8;
+  const bool onesweep = o.algorithm == sort_algorithm::onesweep;
   const int passes = n <= 1 ? 0 : (end_bit - o.begin_bit + digit_bits - 1) / digit_bits;
   const bool wide = n > static_cast<std::int64_t>(UINT32_MAX);
   const chunking ch = chunks_of(n > 0 ? n : 1);
@@ -187,6 +160,8 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
       if (e != cudaSuccess) return e;
       if (align_up(bv) > split_bytes) split_bytes = align_up(bv);
     }
+  } else if (onesweep) {
+    counts_bytes = wide ? onesweep::temp_bytes<std::uint64_t>(n, passes) : onesweep::temp_bytes<std::uint32_t>(n, passes);
   } else {
     counts_bytes = align_up(static_cast<std::size_t>(count_items) * (wide ? 8 : 4));
     cudaError_t e = wide ? exclusive_scan<std::uint64_t, std::uint64_t, sum>(nullptr, scan_bytes, nullptr, nullptr,
@@ -260,6 +235,11 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
       }
     }
     return cudaSuccess;
+  }
+  if (onesweep) {
+    const onesweep::pass_set ps{o.begin_bit, end_bit, passes, kind, o.descending};
+    return wide ? onesweep::run<std::uint64_t, U, V>(t, kb, vb, values_in, n, ps, stream, o.debug_synchronous)
+                : onesweep::run<std::uint32_t, U, V>(t, kb, vb, values_in, n, ps, stream, o.debug_synchronous);
   }
   void* counts = t;
   t += counts_bytes;
