@@ -152,7 +152,7 @@ TYPED_TEST_SUITE(sort_typed, key_types);
 
 TYPED_TEST(sort_typed, sizes_and_distributions) {
   using Key = TypeParam;
-  std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 4096, 4097, 3 * 4096 - 1};
+  std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 4096, 4097, 7168, 7169, 3 * 4096 - 1};
   if (!test::small_sizes_only()) sizes.insert(sizes.end(), {65537, (1 << 20) + 7});
   for (std::int64_t n : sizes)
     for (dist d : {dist::uniform, dist::few_unique, dist::sorted, dist::reverse, dist::all_equal}) {

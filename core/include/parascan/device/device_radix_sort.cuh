@@ -161,7 +161,8 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
       if (align_up(bv) > split_bytes) split_bytes = align_up(bv);
     }
   } else if (onesweep) {
-    counts_bytes = wide ? onesweep::temp_bytes<std::uint64_t>(n, passes) : onesweep::temp_bytes<std::uint32_t>(n, passes);
+    constexpr int items = onesweep::items_for<U, V>();
+    counts_bytes = wide ? onesweep::temp_bytes<std::uint64_t, items>(n, passes) : onesweep::temp_bytes<std::uint32_t, items>(n, passes);
   } else {
     counts_bytes = align_up(static_cast<std::size_t>(count_items) * (wide ? 8 : 4));
     cudaError_t e = wide ? exclusive_scan<std::uint64_t, std::uint64_t, sum>(nullptr, scan_bytes, nullptr, nullptr,
