@@ -17,13 +17,13 @@
 //   split1   one 1-bit split per bit: flag → scan → scatter, with parascan::partition_flagged (the
 //            textbook design of Blelloch 1990 and GPU Gems 3 ch. 39)
 //   split4   4-bit digits: per-chunk digit counts, a scan of the counts, a stable scatter ranked
-//            within each block by warp matching (the default: the fastest on uniform keys, H100)
+//            within each block by warp matching
 //   split8   the same with 8-bit digits (half the passes; faster on keys with few distinct values,
 //            slower on uniform ones while its scatter writes are this scattered)
 //   onesweep 8-bit digits, the counts of every pass from one read of the keys, then one pass per
 //            digit: tiles ranked in shared memory, digit offsets by decoupled look-back over the
 //            per-tile digit counts, writes staged so a digit's run is written contiguously
-//            (Adinets & Merrill 2022)
+//            (Adinets & Merrill 2022); the default, the fastest on the H100 (device_onesweep.cuh)
 // Two-phase temporary storage as in scan.hpp; n may exceed 2^31; d_keys_out must not alias
 // d_keys_in (nor values_out values_in).
 #pragma once

@@ -119,7 +119,8 @@ constexpr std::int64_t hist_max_blocks = 2048;
 
 /// Digit counts of every pass in one read of the keys; `bins[p · 256 + d]` must start at zero.
 /// Blocks stride over tiles of 256 × 16 keys (16 independent loads in flight per thread), count in
-/// shared memory and flush with one global atomic per non-empty bin.
+/// shared memory (a thread's run of equal digits with one atomic) and flush with one global atomic
+/// per non-empty bin.
 template <class U, class Offset>
 __global__ void __launch_bounds__(threads) histogram_kernel(const U* keys, std::int64_t n, pass_set ps, Offset* bins) {
   __shared__ unsigned hist[max_passes][digits];
@@ -146,10 +147,21 @@ __global__ void __launch_bounds__(threads) histogram_kernel(const U* keys, std::
       if (p >= ps.passes) break;
       const digit_place pl = ps.place(p);
       const unsigned mask = (1u << pl.bits) - 1u;
+      // Runs of one digit among the thread's keys (sorted input, few distinct keys) are counted in a
+      // register and added once: 32 lanes adding to one shared word would serialise.
+      unsigned run_digit = static_cast<unsigned>(b[0] >> pl.shift) & mask, run = 0;
 #pragma unroll
-      for (int j = 0; j < hist_items; ++j)
-        if (j * threads + static_cast<int>(threadIdx.x) < valid)
-          atomicAdd(&hist[p][static_cast<unsigned>(b[j] >> pl.shift) & mask], 1u);
+      for (int j = 0; j < hist_items; ++j) {
+        if (j * threads + static_cast<int>(threadIdx.x) >= valid) break;
+        const unsigned dj = static_cast<unsigned>(b[j] >> pl.shift) & mask;
+        if (dj != run_digit) {
+          atomicAdd(&hist[p][run_digit], run);
+          run_digit = dj;
+          run = 0;
+        }
+        ++run;
+      }
+      if (run != 0) atomicAdd(&hist[p][run_digit], run);
     }
   }
   __syncthreads();
