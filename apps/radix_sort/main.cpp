@@ -76,10 +76,29 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
     if (pairs) return radix_sort_pairs(t, b, d_keys.data(), d_out.data(), vin, d_vout.data(), n, o);
     return radix_sort_keys(t, b, d_keys.data(), d_out.data(), n, o);
   };
-  // CUB beside it: the same keys, bit range and direction (keys only — the time that compares).
+  // CUB beside it: the same keys, bit range and direction; with 4- or 8-byte values (or argsort, whose
+  // indices CUB gets as an array 0..n−1) its SortPairs, else its SortKeys.
+  constexpr bool cub_has_pairs = sizeof(V) == 4 || sizeof(V) == 8;
+  using cub_value = std::conditional_t<sizeof(V) == 8, std::uint64_t, std::uint32_t>;
+  const bool cub_pairs = pairs && cub_has_pairs;
+  device_buffer<cub_value> d_cub_vin(cub_pairs ? n : 0), d_cub_vout(cub_pairs ? n : 0);
+  if (cub_pairs) {
+    if (values) {
+      PARASCAN_CUDA_CHECK(cudaMemcpy(d_cub_vin.data(), d_vin.data(), static_cast<std::size_t>(n) * sizeof(V),
+                                     cudaMemcpyDeviceToDevice));
+    } else {
+      std::vector<cub_value> iota(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) iota[static_cast<std::size_t>(i)] = static_cast<cub_value>(i);
+      d_cub_vin.copy_from_host(iota.data(), n);
+    }
+  }
   auto cub = [&](void* t, std::size_t& b) -> cudaError_t {
+    if (cub_pairs)
+      return validation::cub_sort_pairs(t, b, d_keys.data(), d_cub.data(), d_cub_vin.data(), d_cub_vout.data(), n,
+                                        o.begin_bit, end_bit, o.descending);
     return validation::cub_sort_keys(t, b, d_keys.data(), d_cub.data(), n, o.begin_bit, end_bit, o.descending);
   };
+  const std::string cub_what = cub_pairs ? "pairs" : "keys";
   std::size_t our_bytes = 0, cub_bytes = 0;
   PARASCAN_CUDA_CHECK(ours(nullptr, our_bytes));
   PARASCAN_CUDA_CHECK(cub(nullptr, cub_bytes));
@@ -149,8 +168,9 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
                 std::string(to_string(dtype_of<Key>())).c_str(), file ? a.input.c_str() : a.dist.c_str(), o.begin_bit,
                 end_bit, o.descending ? "descending" : "ascending", std::string(to_string(o.algorithm)).c_str(),
                 what.c_str());
-    std::printf("time: %.4f ms (median of %d)  %.3f G keys/s  %.1f GB/s of one read + one write  | CUB keys %.4f ms  ratio to CUB %.2fx\n",
-                our_ms, a.common.repeat, keys_per_s / 1e9, our_ms > 0 ? bytes / (our_ms * 1e-3) / 1e9 : 0, cub_ms, ratio);
+    std::printf("time: %.4f ms (median of %d)  %.3f G keys/s  %.1f GB/s of one read + one write  | CUB %s %.4f ms  ratio to CUB %.2fx\n",
+                our_ms, a.common.repeat, keys_per_s / 1e9, our_ms > 0 ? bytes / (our_ms * 1e-3) / 1e9 : 0,
+                cub_what.c_str(), cub_ms, ratio);
     std::printf("validation: %s\n", verdict.c_str());
   }
   if (!a.common.json.empty()) {
@@ -158,7 +178,7 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
     j.add("tool", "radix_sort").add("n", n).add("type", std::string(to_string(dtype_of<Key>())))
         .add("mode", what).add("dist", file ? std::string("file") : a.dist).add("algorithm", std::string(to_string(o.algorithm))).add("begin_bit", o.begin_bit)
         .add("end_bit", end_bit).add("descending", o.descending).add("time_ms", our_ms).add("keys_per_s", keys_per_s)
-        .add("cub_time_ms", cub_ms).add("ratio_to_cub", ratio).add("validation", verdict);
+        .add("cub_time_ms", cub_ms).add("cub_mode", cub_what).add("ratio_to_cub", ratio).add("validation", verdict);
     write_json(a.common.json, j.str());
   }
   return exit_ok;
