@@ -3,8 +3,14 @@
 // and the ratio to CUB (> 1: parascan is faster), and checks every output against CUB's.
 //   scan:   u32 exclusive sum, every block algorithm × device strategy (traffic: read n + write n)
 //   select: select_if on u32 and u64 keeping 10%, 50%, 90% (traffic: read n + write kept)
+//   sat:    summed-area tables of u8 images (traffic: image read once, table written once)
+//   pipeline: host arrays scanned through the GPU with the transfers (host_pipeline.hpp)
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 #include "../common/cli.hpp"
@@ -14,6 +20,7 @@
 #include "array_io.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/device_info.hpp"
+#include "parascan/host_pipeline.hpp"
 #include "parascan/scan.hpp"
 #include "parascan/sat.hpp"
 #include "parascan/select.hpp"
@@ -177,6 +184,73 @@ class bench {
     add({"sat", type, "parascan", shape_name, n, bytes, ms, cub_ms, copy, diff == 0});
   }
 
+  /// Host arrays (u32, inclusive sum) with the transfers counted, the "speedup over CPU" study of GPU
+  /// Gems 3 ch. 39 redone: one CPU core; the device-resident scan; copy all in, scan, copy all out;
+  /// the streamed pipeline (host_pipeline.hpp) from pinned and from pageable memory, each beside the
+  /// same pipeline with the scan left out (its PCIe copy bound, measured in this run). Rows carry the
+  /// CPU time in the CUB column, so "vs" reads as the speedup over one CPU core; "of copy" is the
+  /// fraction of the pinned pipeline's copy bound.
+  void pipeline(std::int64_t n) {
+    const int reps = n >= (std::int64_t(1) << 28) ? 3 : repeat_;
+    auto host_ms = [&](const std::function<void()>& f) {
+      f();  // warm-up
+      std::vector<double> t;
+      for (int r = 0; r < reps; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+      std::sort(t.begin(), t.end());
+      return t[t.size() / 2];
+    };
+    std::uint32_t *h_in = nullptr, *h_out = nullptr;
+    PARASCAN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h_in), static_cast<std::size_t>(n) * 4));
+    PARASCAN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h_out), static_cast<std::size_t>(n) * 4));
+    std::unique_ptr<std::uint32_t, decltype(&cudaFreeHost)> free_in(h_in, cudaFreeHost), free_out(h_out, cudaFreeHost);
+    std::vector<std::uint32_t> p_in(static_cast<std::size_t>(n)), p_out(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
+    std::uint64_t x = 88172645463325252ull;
+    for (std::int64_t i = 0; i < n; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      h_in[i] = p_in[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(x);
+    }
+    const double cpu = host_ms([&] {
+      std::uint32_t acc = 0;
+      for (std::int64_t i = 0; i < n; ++i) want[static_cast<std::size_t>(i)] = acc += h_in[i];
+    });
+    auto matches = [&](const std::uint32_t* got) { return std::memcmp(got, want.data(), static_cast<std::size_t>(n) * 4) == 0; };
+    const double bytes = 8.0 * n;
+    device_buffer<std::uint32_t> d_in(n), d_out(n);
+    std::size_t tb = 0;
+    PARASCAN_CUDA_CHECK(inclusive_scan(nullptr, tb, d_in.data(), d_out.data(), n, sum{}));
+    device_buffer<char> temp(tb);
+    PARASCAN_CUDA_CHECK(cudaMemcpy(d_in.data(), h_in, static_cast<std::size_t>(n) * 4, cudaMemcpyHostToDevice));
+    const double kernel = time([&] { PARASCAN_CUDA_CHECK(inclusive_scan(temp.data(), tb, d_in.data(), d_out.data(), n, sum{})); });
+    std::memset(h_out, 0, static_cast<std::size_t>(n) * 4);
+    const double naive = host_ms([&] {
+      PARASCAN_CUDA_CHECK(cudaMemcpy(d_in.data(), h_in, static_cast<std::size_t>(n) * 4, cudaMemcpyHostToDevice));
+      PARASCAN_CUDA_CHECK(inclusive_scan(temp.data(), tb, d_in.data(), d_out.data(), n, sum{}));
+      PARASCAN_CUDA_CHECK(cudaMemcpy(h_out, d_out.data(), static_cast<std::size_t>(n) * 4, cudaMemcpyDeviceToHost));
+    });
+    const bool naive_ok = matches(h_out);
+    scan_pipeline<std::uint32_t> pipe;
+    const double bound = host_ms([&] { pipe.copy(h_in, h_out, n); });
+    std::memset(h_out, 0, static_cast<std::size_t>(n) * 4);
+    const double pinned = host_ms([&] { pipe.run(h_in, h_out, n, true); });
+    const bool pinned_ok = matches(h_out);
+    const double bound_pageable = host_ms([&] { pipe.copy(p_in.data(), p_out.data(), n); });
+    std::fill(p_out.begin(), p_out.end(), 0u);
+    const double pageable = host_ms([&] { pipe.run(p_in.data(), p_out.data(), n, true); });
+    const bool pageable_ok = matches(p_out.data());
+    const double copy = bytes / (bound * 1e-3) / 1e9;  // the pinned pipeline's copy bound, GB/s
+    add({"pipe", "u32", "cpu", "one core", n, bytes, cpu, cpu, copy, true});
+    add({"pipe", "u32", "gpu", "device-resident", n, bytes, kernel, cpu, copy, true});
+    add({"pipe", "u32", "gpu", "copy+scan+copy", n, bytes, naive, cpu, copy, naive_ok});
+    add({"pipe", "u32", "copy bound", "pinned", n, bytes, bound, cpu, copy, true});
+    add({"pipe", "u32", "pipeline", "pinned", n, bytes, pinned, cpu, copy, pinned_ok});
+    add({"pipe", "u32", "copy bound", "pageable", n, bytes, bound_pageable, cpu, copy, true});
+    add({"pipe", "u32", "pipeline", "pageable", n, bytes, pageable, cpu, copy, pageable_ok});
+  }
+
  private:
   const bench_args& a_;
   const device_description& d_;
@@ -190,7 +264,7 @@ int main(int argc, char** argv) {
   CLI::App app{"bench: parascan primitives beside CUB and the copy bandwidth", "bench"};
   bench_args a;
   app.add_flag("--quick", a.quick, "Sizes 2^20, 2^24, 2^28 and 3 repeats (a minute or so)");
-  app.add_option("--primitive", a.primitive, "scan, select, sat or all (sat: 1024² to 16384² u8 images; 8192² with --quick)")->check(CLI::IsMember({"scan", "select", "sat", "all"}))->capture_default_str();
+  app.add_option("--primitive", a.primitive, "scan, select, sat, pipeline or all (sat: 1024² to 16384² u8 images, 8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside one CPU core and the PCIe copy bound, not part of all)")->check(CLI::IsMember({"scan", "select", "sat", "pipeline", "all"}))->capture_default_str();
   app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two (default 16 20 24 28 30)")->delimiter(',');
   app.add_option("--filter", a.filter, "Only scan variants whose 'algorithm/strategy' contains this text");
   app.add_option("--csv", a.csv, "Also write the rows as CSV to FILE");
@@ -207,8 +281,12 @@ int main(int argc, char** argv) {
     std::printf("%-7s %-4s %-5s %-16s %-17s %10s %9s %8s %7s %7s %s\n", "prim", "type", "n", "algorithm", "strategy",
                 "time_ms", "Gitems/s", "GB/s", "of_copy", "vs_CUB", "check");
     bench b(a, d);
+    if (a.primitive == "pipeline") {
+      std::printf("(pipe rows: 'vs_CUB' is the speedup over one CPU core, 'of_copy' the fraction of the pinned pipeline's PCIe copy bound)\n");
+      for (int k : a.log_sizes) b.pipeline(std::int64_t(1) << k);
+    }
     for (int k : a.log_sizes) {
-      if (a.primitive == "sat") break;
+      if (a.primitive == "sat" || a.primitive == "pipeline") break;
       const std::int64_t n = std::int64_t(1) << k;
       if (a.primitive == "all" || a.primitive == "scan") b.scan(n);
       if (a.primitive == "all" || a.primitive == "select") {
