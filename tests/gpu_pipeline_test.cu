@@ -1,5 +1,6 @@
-// GPU tests of the host pipeline (host_pipeline.hpp): host arrays, pinned and pageable, streamed in
-// chunks through the GPU with the carry passed between chunks; checked against a CPU scan.
+// GPU tests of the host pipelines (host_pipeline.hpp): host arrays, pinned and pageable, streamed in
+// chunks through the GPU — scans with the carry passed between chunks, compaction with the output
+// offsets passed on — checked against a CPU scan and std::copy_if order.
 #include <gtest/gtest.h>
 #include <cuda_runtime_api.h>
 #include <cstdint>
@@ -125,6 +126,51 @@ TEST_F(pipeline_test, device_memory_is_bounded_by_the_chunks_and_copy_is_identit
   EXPECT_EQ(bad, 0);
 }
 
+template <class T>
+void check_select_pipeline(std::int64_t n, pipeline_options o, bool pinned_in, bool pinned_out, bool in_place,
+                           keep_rule<T> rule) {
+  SCOPED_TRACE(::testing::Message() << "select n=" << n << " chunk=" << o.chunk_items << " streams=" << o.streams
+                                    << " pinned in/out " << pinned_in << pinned_out << (in_place ? " in place" : "")
+                                    << " rule value " << rule.value);
+  host_array<T> in(n, pinned_in), out_store(n, pinned_out);
+  T* out = in_place ? in.data() : out_store.data();
+  std::mt19937_64 rng(static_cast<std::uint64_t>(n) * 7 + o.streams);
+  std::vector<T> want;
+  for (std::int64_t i = 0; i < n; ++i) {
+    in[i] = static_cast<T>(rng() % 1000);
+    if (rule(in[i])) want.push_back(in[i]);
+  }
+  if (!in_place)
+    for (std::int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(0x5a5a5a5a);
+  select_pipeline<T> p(o);
+  pipeline_stats st;
+  const std::int64_t kept = p.run(in.data(), out, n, rule, &st);
+  ASSERT_EQ(kept, static_cast<std::int64_t>(want.size()));
+  EXPECT_EQ(st.chunks, (n + o.chunk_items - 1) / o.chunk_items);
+  std::int64_t bad = 0;
+  for (std::int64_t i = 0; i < kept; ++i) bad += out[i] != want[static_cast<std::size_t>(i)];
+  EXPECT_EQ(bad, 0);
+}
+
+TEST_F(pipeline_test, compaction_in_input_order_across_chunks) {
+  for (int streams : {1, 2, 3}) {
+    pipeline_options o;
+    o.chunk_items = 1000;
+    o.streams = streams;
+    for (std::int64_t n : {0, 1, 999, 1000, 1001, 12345}) {
+      check_select_pipeline<std::uint32_t>(n, o, true, true, false, keep_rule<std::uint32_t>{keep_kind::lt, 500});
+      check_select_pipeline<std::int64_t>(n, o, false, false, false, keep_rule<std::int64_t>{keep_kind::odd, 0});
+      check_select_pipeline<std::uint32_t>(n, o, true, false, true, keep_rule<std::uint32_t>{keep_kind::gt, 900});
+      check_select_pipeline<float>(n, o, false, true, true, keep_rule<float>{keep_kind::ge, 0.0f});  // keeps all
+      check_select_pipeline<double>(n, o, true, true, false, keep_rule<double>{keep_kind::gt, 5000.0});  // keeps none
+    }
+  }
+  pipeline_options big;
+  big.chunk_items = (1 << 20) + 5;
+  check_select_pipeline<std::uint32_t>(4 * big.chunk_items - 3, big, true, true, false,
+                                       keep_rule<std::uint32_t>{keep_kind::lt, 100});
+}
+
 TEST_F(pipeline_test, bad_arguments_throw) {
   pipeline_options o;
   o.streams = 0;
@@ -132,6 +178,9 @@ TEST_F(pipeline_test, bad_arguments_throw) {
   scan_pipeline<float> p;
   float x = 1;
   EXPECT_THROW(p.run(&x, &x, -1, true), cuda_error);
+  select_pipeline<float> q;
+  EXPECT_THROW(q.run(&x, &x, -1, keep_rule<float>{}), cuda_error);
+  EXPECT_THROW(select_pipeline<float>{o}, cuda_error);
 }
 
 }  // namespace

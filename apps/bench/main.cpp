@@ -5,6 +5,7 @@
 //   select: select_if on u32 and u64 keeping 10%, 50%, 90% (traffic: read n + write kept)
 //   sat:    summed-area tables of u8 images (traffic: image read once, table written once)
 //   pipeline: host arrays scanned through the GPU with the transfers (host_pipeline.hpp)
+//   sweep:  the block-size study: the single-pass scan at other tile shapes (shape_sweep.cu)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "parascan/buffer.hpp"
 #include "parascan/device_info.hpp"
 #include "parascan/host_pipeline.hpp"
+#include "shape_sweep.hpp"
 #include "parascan/scan.hpp"
 #include "parascan/sat.hpp"
 #include "parascan/select.hpp"
@@ -247,8 +249,45 @@ class bench {
     add({"pipe", "u32", "gpu", "copy+scan+copy", n, bytes, naive, cpu, copy, naive_ok});
     add({"pipe", "u32", "copy bound", "pinned", n, bytes, bound, cpu, copy, true});
     add({"pipe", "u32", "pipeline", "pinned", n, bytes, pinned, cpu, copy, pinned_ok});
+    // Compaction (keep x < 2^31: half): traffic n in + kept out; its bound is the same pipeline's
+    // copy (with both directions overlapped, moving n items in dominates).
+    const keep_rule<std::uint32_t> half{keep_kind::lt, 0x80000000u};
+    std::vector<std::uint32_t> kept_want;
+    const double cpu_select = host_ms([&] {
+      kept_want.clear();
+      for (std::int64_t i = 0; i < n; ++i)
+        if (half(h_in[i])) kept_want.push_back(h_in[i]);
+    });
+    select_pipeline<std::uint32_t> sel;
+    std::int64_t kept = 0;
+    const double select_ms = host_ms([&] { kept = sel.run(h_in, h_out, n, half); });
+    const bool select_ok = kept == static_cast<std::int64_t>(kept_want.size()) &&
+                           std::memcmp(h_out, kept_want.data(), kept_want.size() * 4) == 0;
+    const double select_bytes = 4.0 * (n + kept);
+    add({"pipe", "u32", "cpu", "select 50%", n, select_bytes, cpu_select, cpu_select, copy * select_bytes / bytes, true});
+    add({"pipe", "u32", "pipeline", "select 50% pinned", n, select_bytes, select_ms, cpu_select,
+         select_bytes / (bound * 1e-3) / 1e9, select_ok});
     add({"pipe", "u32", "copy bound", "pageable", n, bytes, bound_pageable, cpu, copy, true});
     add({"pipe", "u32", "pipeline", "pageable", n, bytes, pageable, cpu, copy, pageable_ok});
+  }
+
+  /// The block-size study: the single-pass u32 scan at every swept tile shape beside CUB. The library's
+  /// own shape (scan_policy.cuh) is 256 × 16.
+  void sweep(std::int64_t n) {
+    device_buffer<std::uint32_t> in(n), out(n), ref(n);
+    PARASCAN_CUDA_CHECK(validation::fill_random_words(in.data(), in.size(), 4321 + n));
+    const double copy = copy_gbs(in.data(), out.data(), n * sizeof(std::uint32_t));
+    std::size_t cub_bytes = 0;
+    PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(nullptr, cub_bytes, in.data(), ref.data(), n, sum{}, 0u));
+    device_buffer<char> cub_temp(cub_bytes);
+    const double cub_ms = time([&] {
+      PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(cub_temp.data(), cub_bytes, in.data(), ref.data(), n, sum{}, 0u));
+    });
+    const double bytes = 8.0 * n;
+    add({"sweep", "u32", "CUB", "DeviceScan", n, bytes, cub_ms, cub_ms, copy, true});
+    for (const auto& r : scan_shape_sweep(in.data(), out.data(), ref.data(), n, repeat_))
+      add({"sweep", "u32", "warp_shuffle", std::to_string(r.threads) + " x " + std::to_string(r.items) + " single", n,
+           bytes, r.ms, cub_ms, copy, r.ok});
   }
 
  private:
@@ -264,7 +303,7 @@ int main(int argc, char** argv) {
   CLI::App app{"bench: parascan primitives beside CUB and the copy bandwidth", "bench"};
   bench_args a;
   app.add_flag("--quick", a.quick, "Sizes 2^20, 2^24, 2^28 and 3 repeats (a minute or so)");
-  app.add_option("--primitive", a.primitive, "scan, select, sat, pipeline or all (sat: 1024² to 16384² u8 images, 8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside one CPU core and the PCIe copy bound, not part of all)")->check(CLI::IsMember({"scan", "select", "sat", "pipeline", "all"}))->capture_default_str();
+  app.add_option("--primitive", a.primitive, "scan, select, sat, pipeline, sweep or all (sat: 1024² to 16384² u8 images, 8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside one CPU core and the PCIe copy bound; sweep: the single-pass scan at tile shapes from 128 × 8 to 1024 × 8; the last two are not part of all)")->check(CLI::IsMember({"scan", "select", "sat", "pipeline", "sweep", "all"}))->capture_default_str();
   app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two (default 16 20 24 28 30)")->delimiter(',');
   app.add_option("--filter", a.filter, "Only scan variants whose 'algorithm/strategy' contains this text");
   app.add_option("--csv", a.csv, "Also write the rows as CSV to FILE");
@@ -285,8 +324,10 @@ int main(int argc, char** argv) {
       std::printf("(pipe rows: 'vs_CUB' is the speedup over one CPU core, 'of_copy' the fraction of the pinned pipeline's PCIe copy bound)\n");
       for (int k : a.log_sizes) b.pipeline(std::int64_t(1) << k);
     }
+    if (a.primitive == "sweep")
+      for (int k : a.log_sizes) b.sweep(std::int64_t(1) << k);
     for (int k : a.log_sizes) {
-      if (a.primitive == "sat" || a.primitive == "pipeline") break;
+      if (a.primitive == "sat" || a.primitive == "pipeline" || a.primitive == "sweep") break;
       const std::int64_t n = std::int64_t(1) << k;
       if (a.primitive == "all" || a.primitive == "scan") b.scan(n);
       if (a.primitive == "all" || a.primitive == "select") {

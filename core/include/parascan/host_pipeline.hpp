@@ -1,10 +1,15 @@
-// Scans of arrays in host memory, streamed through the GPU: chunks copied host → device, scanned and
+// Scans and compactions of arrays in host memory, streamed through the GPU: chunks copied host → device, scanned and
 // copied back on several streams so that the copies in both directions and the kernels overlap, the
 // running total carried from chunk to chunk on the device. Device memory use is streams × 2 chunks
 // (plus the scan's temporary storage), independent of n: arrays larger than GPU memory work.
 //
 //   scan_pipeline<T> p;                      // allocates device buffers and pinned staging
 //   p.run(h_in, h_out, n, /*inclusive=*/true);   // blocks until h_out is complete
+//   select_pipeline<T> q;  q.run(h_in, h_out, n, keep_rule<T>{keep_kind::gt, 0})  → the kept count
+//
+// Compaction: each chunk is selected on the device (select_if), its count copied back, and its kept
+// items copied to the running output offset once that count is known on the host (the host waits
+// for chunk k's count while chunks k+1… are already in flight).
 //
 // Pinned (cudaMallocHost / cudaHostRegister) input and output are copied straight from and to the
 // caller's memory; pageable memory goes through pinned staging buffers with a host memcpy, which
@@ -16,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+#include "parascan/select.hpp"
 
 namespace parascan {
 
@@ -33,6 +39,22 @@ struct pipeline_stats {
 /// True when `p` is device-accessible pinned host memory (cudaMallocHost or cudaHostRegister).
 bool is_pinned(const void* p);
 
+namespace detail {
+/// A pipeline's slots: per stream its device buffers, pinned staging and events.
+template <class T>
+struct pipeline_slots {
+  void allocate(const pipeline_options& o, std::size_t temp_bytes);  // throws cuda_error
+  void release() noexcept;
+  std::vector<cudaStream_t> streams;
+  std::vector<cudaEvent_t> done, carried;
+  std::vector<T*> d_in, d_out, stage_in, stage_out;
+  std::vector<void*> temp;
+  std::int64_t* d_counts = nullptr;  // one per slot (compaction)
+  std::int64_t* h_counts = nullptr;  // pinned copies of them
+  std::size_t temp_bytes = 0, device_bytes = 0;
+};
+}  // namespace detail
+
 template <class T>
 class scan_pipeline {
  public:
@@ -47,16 +69,28 @@ class scan_pipeline {
   pipeline_stats copy(const T* h_in, T* h_out, std::int64_t n);
 
  private:
-  void release() noexcept;
   pipeline_stats stream_chunks(const T* h_in, T* h_out, std::int64_t n, bool scan, bool inclusive);
   pipeline_options o_;
-  std::vector<cudaStream_t> streams_;
-  std::vector<cudaEvent_t> done_, carried_;
-  std::vector<T*> d_in_, d_out_, stage_in_, stage_out_;
-  std::vector<void*> temp_;
-  std::size_t temp_bytes_ = 0, device_bytes_ = 0;
+  detail::pipeline_slots<T> s_;
   T* d_carry_ = nullptr;  // the running total before each chunk
   std::int64_t carry_slots_ = 0;
+};
+
+/// Stable compaction of a host array: the items for which `rule` holds, in input order, to h_out
+/// (room for n items; in place allowed). Returns the kept count.
+template <class T>
+class select_pipeline {
+ public:
+  explicit select_pipeline(pipeline_options o = {});
+  ~select_pipeline();
+  select_pipeline(const select_pipeline&) = delete;
+  select_pipeline& operator=(const select_pipeline&) = delete;
+
+  std::int64_t run(const T* h_in, T* h_out, std::int64_t n, keep_rule<T> rule, pipeline_stats* stats = nullptr);
+
+ private:
+  pipeline_options o_;
+  detail::pipeline_slots<T> s_;
 };
 
 }  // namespace parascan
