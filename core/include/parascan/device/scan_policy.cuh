@@ -2,7 +2,7 @@
 //
 // A tile is block_threads × items_per_thread items. Larger tiles amortise the per-tile look-back and
 // block scan; the limit is registers (items live in registers) and shared memory for the exchange.
-// Measured choices are logged in docs/performance-log.md.
+// Measured choices are logged in docs/performance.md.
 #pragma once
 #include <cstddef>
 
@@ -23,8 +23,11 @@ struct scan_policy_t {
 
 /// Look-back delays measured on the H100 (docs/performance.md, entry 7): a 2 µs sleep before the first
 /// poll and 100 ns between polls took the u32 single-pass scan at 2^28 from 1.014 to 0.907 ms.
+/// Tile shape from the block-size sweep (`bench --primitive sweep`, entry 14): for 4-byte
+/// accumulators 256 × 32 (0.861 ms at 2^28, 1.03× CUB) beat 256 × 16 (0.910 ms, 0.98×); 128 × 32 was
+/// as fast (0.850 ms) but needs twice the tiles' look-back.
 template <class Acc>
-using scan_policy = scan_policy_t<256, (sizeof(Acc) <= 4 ? 16 : sizeof(Acc) <= 8 ? 8 : 4), 2000, 100>;
+using scan_policy = scan_policy_t<256, (sizeof(Acc) <= 4 ? 32 : sizeof(Acc) <= 8 ? 8 : 4), 2000, 100>;
 
 /// Single-pass selection keeps values in registers and needs no shared-memory tile. 384 × 16 with a
 /// 1.15 µs initial sleep was the fastest of the measured shapes for 4-byte values (u32 at 2^28:
