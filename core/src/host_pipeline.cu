@@ -1,6 +1,7 @@
 // Host arrays streamed through the GPU (see host_pipeline.hpp).
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include "parascan/error.hpp"
 #include "parascan/host_pipeline.hpp"
 #include "parascan/ops.hpp"
@@ -28,6 +29,9 @@ void check_options(const pipeline_options& o) {
     throw cuda_error(cudaErrorInvalidValue, "host pipeline: streams and chunk_items must be positive");
 }
 
+pipeline_stats start_stats(const void* h_in, const void* h_out, std::int64_t n, const pipeline_options& o,
+                           std::size_t device_bytes, const char* who);
+
 }  // namespace
 
 bool is_pinned(const void* p) {
@@ -38,6 +42,20 @@ bool is_pinned(const void* p) {
   }
   return a.type == cudaMemoryTypeHost;
 }
+
+namespace {
+/// A run's chunk count and the copy paths its memory allows; n < 0 throws.
+pipeline_stats start_stats(const void* h_in, const void* h_out, std::int64_t n, const pipeline_options& o,
+                           std::size_t device_bytes, const char* who) {
+  if (n < 0) throw cuda_error(cudaErrorInvalidValue, std::string(who) + ": n < 0");
+  pipeline_stats st;
+  st.chunks = (n + o.chunk_items - 1) / o.chunk_items;
+  st.pinned_in = n > 0 && is_pinned(h_in);
+  st.pinned_out = n > 0 && is_pinned(h_out);
+  st.device_bytes = device_bytes;
+  return st;
+}
+}  // namespace
 
 namespace detail {
 
@@ -126,12 +144,7 @@ pipeline_stats scan_pipeline<T>::copy(const T* h_in, T* h_out, std::int64_t n) {
 
 template <class T>
 pipeline_stats scan_pipeline<T>::stream_chunks(const T* h_in, T* h_out, std::int64_t n, bool scan, bool inclusive) {
-  pipeline_stats st;
-  if (n < 0) throw cuda_error(cudaErrorInvalidValue, "scan_pipeline: n < 0");
-  st.chunks = (n + o_.chunk_items - 1) / o_.chunk_items;
-  st.pinned_in = n > 0 && is_pinned(h_in);
-  st.pinned_out = n > 0 && is_pinned(h_out);
-  st.device_bytes = s_.device_bytes;
+  const pipeline_stats st = start_stats(h_in, h_out, n, o_, s_.device_bytes, "scan_pipeline");
   if (n == 0) return st;
   // One carry per chunk boundary (chunk k reads slot k, writes slot k + 1), zero before chunk 0.
   if (scan && carry_slots_ < st.chunks + 1) {
@@ -207,12 +220,7 @@ select_pipeline<T>::~select_pipeline() {
 
 template <class T>
 std::int64_t select_pipeline<T>::run(const T* h_in, T* h_out, std::int64_t n, keep_rule<T> rule, pipeline_stats* stats) {
-  pipeline_stats st;
-  if (n < 0) throw cuda_error(cudaErrorInvalidValue, "select_pipeline: n < 0");
-  st.chunks = (n + o_.chunk_items - 1) / o_.chunk_items;
-  st.pinned_in = n > 0 && is_pinned(h_in);
-  st.pinned_out = n > 0 && is_pinned(h_out);
-  st.device_bytes = s_.device_bytes;
+  const pipeline_stats st = start_stats(h_in, h_out, n, o_, s_.device_bytes, "select_pipeline");
   const int S = o_.streams;
   // Per slot: the chunk whose kept items are on their way, where they go and how many.
   std::vector<std::int64_t> writing(S, -1), write_at(S, 0), write_len(S, 0);
