@@ -1,10 +1,12 @@
-// Experiment (not part of the build): the summed-area table's four kernels timed one by one, 8192²
-// u8 → u32, inclusive and padded (dense pitch), beside a device copy of the table's bytes.
+// Experiment (not part of the build): the three-pass summed-area table's kernels timed one by one, and
+// the single-pass kernel at 4/3/2 blocks per SM, 8192² u8 → u32, inclusive and padded (dense pitch),
+// beside a device copy of the table's bytes.
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/sat_stages.cu -o sat_stages
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+#define PARASCAN_SAT_LOOK_BACK_COUNTERS
 #include "parascan/device/device_sat.cuh"
 
 using namespace parascan;
@@ -49,11 +51,17 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&img, side * side));
   CK(cudaMalloc(&table, cells * sizeof(Acc)));
   CK(cudaMalloc(&scratch, cells * sizeof(Acc)));
-  CK(cudaMemset(img, 7, side * side));
+  {
+    std::vector<std::uint8_t> h(side * side);
+    unsigned x = 12345;
+    for (auto& v : h) v = static_cast<std::uint8_t>((x = x * 1664525u + 1013904223u) >> 24);
+    CK(cudaMemcpy(img, h.data(), h.size(), cudaMemcpyHostToDevice));
+  }
   const float copy = median_ms([&] { CK(cudaMemcpyAsync(scratch, table, side * side * sizeof(Acc), cudaMemcpyDeviceToDevice)); });
   std::printf("copy of the table bytes: %.4f ms = %.0f GB/s\n", copy, 2.0 * side * side * sizeof(Acc) / copy / 1e6);
   std::size_t bytes = 0;
-  summed_area_table(nullptr, bytes, img, side, table, side * sizeof(Acc), shape, sat_layout::inclusive);
+  summed_area_table(nullptr, bytes, img, side, table, side * sizeof(Acc), shape, sat_layout::inclusive, false, 0,
+                    sat_algorithm::three_pass);
   char* temp;
   CK(cudaMalloc(&temp, bytes));
   const std::size_t row_bytes = device::align_up(static_cast<std::size_t>(g.tiles_x * g.height) * sizeof(Acc));
@@ -71,7 +79,9 @@ int main(int argc, char** argv) {
   const unsigned byte_blocks = static_cast<unsigned>((byte_warps(g) + warps_per_block - 1) / warps_per_block);
   const float t1 = median_ms([&] { byte_tile_sums_kernel<<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
   const float t4 = median_ms([&] { byte_tile_sums_kernel<Acc, 4><<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
-  std::printf("byte tile sums, 4 rows in flight: %.4f ms\n", t4);
+  const float t8 = median_ms([&] { byte_tile_sums_kernel<Acc, 8><<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
+  const float t16 = median_ms([&] { byte_tile_sums_kernel<Acc, 16><<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
+  std::printf("byte tile sums, 4 / 8 / 16 rows in flight: %.4f / %.4f / %.4f ms\n", t4, t8, t16);
   std::printf("generic tile sums %.4f ms (%.0f GB/s of image)\n", t0, side * side / t0 / 1e6);
   const float t2 = median_ms([&] { line_scans_kernel<<<carry_blocks, line_threads>>>(rows_job, cols_job, across); });
   const float t3 = median_ms([&] { line_scans_kernel<<<static_cast<unsigned>(down.blocks()), line_threads>>>(down, line_scan<Acc>{}, line_scan<Acc>{}); });
@@ -79,21 +89,54 @@ int main(int argc, char** argv) {
               side * side / t1 / 1e6, t2, rows_job.group, cols_job.group, across.group, t3);
   for (int shift : {0, 1}) {
     const std::size_t pitch = (side + shift) * sizeof(Acc);
+    const sat_layout layout = shift ? sat_layout::padded : sat_layout::inclusive;
+    const double floor_copy = (side * side * (1.0 + sizeof(Acc))) / (2.0 * side * side * sizeof(Acc) / copy);
     const float t4 = median_ms([&] {
       table_kernel<<<blocks, 256>>>(img, side, g, false, true, row_sums, col_sums, totals, false, table, pitch, shift);
     });
-    const float t3b = median_ms([&] {
-      table_kernel<std::uint8_t, Acc, 3><<<blocks, 256>>>(img, side, g, false, true, row_sums, col_sums, totals, false, table, pitch, shift);
+    const float three = median_ms([&] {
+      summed_area_table(temp, bytes, img, side, table, pitch, shape, layout, false, 0, sat_algorithm::three_pass);
     });
-    const float t2b = median_ms([&] {
-      table_kernel<std::uint8_t, Acc, 2><<<blocks, 256>>>(img, side, g, false, true, row_sums, col_sums, totals, false, table, pitch, shift);
-    });
-    std::printf("table with 3 / 2 blocks per SM: %.4f / %.4f ms\n", t3b, t2b);
-    const float all = median_ms([&] {
-      summed_area_table(temp, bytes, img, side, table, pitch, shape, shift ? sat_layout::padded : sat_layout::inclusive);
-    });
-    std::printf("%s: table %.4f ms (%.0f GB/s of image + table), whole %.4f ms = %.0f%% of copy\n", shift ? "padded" : "inclusive",
-                t4, side * side * (1.0 + sizeof(Acc)) / t4 / 1e6, all, 100.0 * (side * side * (1.0 + sizeof(Acc)) / all) / (2.0 * side * side * sizeof(Acc) / copy));
+    std::printf("%s three-pass: table kernel %.4f ms, whole %.4f ms = %.1f%% of copy\n", shift ? "padded" : "inclusive", t4,
+                three, 100.0 * floor_copy / three);
+    // The single-pass kernel alone (status zeroed first, inside the timing) at 4, 3 and 2 blocks per SM.
+    std::size_t sp_bytes = 0;
+    summed_area_table(nullptr, sp_bytes, img, side, table, pitch, shape, layout);
+    char* sp_temp;
+    CK(cudaMalloc(&sp_temp, sp_bytes));
+    const auto status = single_pass_status<Acc>::carve(sp_temp, g.tiles());
+    const std::size_t zero = single_pass_status<Acc>::zeroed_bytes(g.tiles());
+    const unsigned sp_blocks = static_cast<unsigned>(single_pass_blocks_x(g) * g.tiles_y);
+    const auto single = [&](auto kernel) {
+      CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
+      return median_ms([&] {
+        CK(cudaMemsetAsync(sp_temp, 0, zero));
+        kernel<<<sp_blocks, 256, 65536>>>(img, side, g, false, true, status, table, pitch, shift);
+      });
+    };
+    std::printf("%s single-pass kernel (blocks per SM, rows ahead on the read, on the write):", shift ? "padded" : "inclusive");
+    std::printf(" 3,16,4 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 3, 16, 4>));
+    std::printf(" 3,8,4 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 3, 8, 4>));
+    std::printf(" 3,4,4 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 3, 4, 4>));
+    std::printf(" 4,4,4 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 4, 4, 4>));
+    std::printf(" 4,8,4 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 4, 8, 4>));
+    std::printf(" 2,16,4 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 2, 16, 4>));
+    std::printf(" 2,16,8 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 2, 16, 8>));
+    std::printf(" 2,16,16 %.4f ms\n", single(single_pass_table_kernel<std::uint8_t, Acc, 2, 16, 16>));
+    {
+      unsigned long long zero_counts[2][3] = {}, counts[2][3];
+      CK(cudaMemcpyToSymbol(look_back_counters, zero_counts, sizeof(zero_counts)));
+      CK(cudaMemsetAsync(sp_temp, 0, zero));
+      CK(cudaFuncSetAttribute(single_pass_table_kernel<std::uint8_t, Acc>, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
+      single_pass_table_kernel<std::uint8_t, Acc><<<sp_blocks, 256, 65536>>>(img, side, g, false, true, status, table, pitch, shift);
+      CK(cudaMemcpyFromSymbol(counts, look_back_counters, sizeof(counts)));
+      for (int d = 0; d < 2; ++d)
+        std::printf("  look-back %s: %llu polls not ready, %llu windows, %llu tiles summed (%lld tiles)\n", d ? "columns" : "rows",
+                    counts[d][0], counts[d][1], counts[d][2], static_cast<long long>(g.tiles()));
+    }
+    const float whole = median_ms([&] { summed_area_table(sp_temp, sp_bytes, img, side, table, pitch, shape, layout); });
+    std::printf("%s single-pass whole %.4f ms = %.1f%% of copy\n", shift ? "padded" : "inclusive", whole, 100.0 * floor_copy / whole);
+    CK(cudaFree(sp_temp));
   }
   return 0;
 }

@@ -78,7 +78,7 @@ def select_plot(rows, out):
     for key, pts in sorted(series.items()):
         pts.sort()
         ax.plot([log2(n) for n, _ in pts], [g for _, g in pts], marker="o", ms=3, label=key,
-                ls="-" if key.startswith("parascan") else ":")
+                ls=":" if key.startswith("CUB") else "-")
     copy_line(ax, rows)
     return save(fig, ax, out, "select_u32.png", "Compaction (select if), u32, H100", "log2(n), u32 items",
                 "GB/s (read n, write the kept ones)", legend_cols=2)
@@ -98,7 +98,7 @@ def sat_plot(rows, out):
     for key, pts in sorted(series.items()):
         pts.sort()
         ax.plot([s for s, _ in pts], [f for _, f in pts], marker="o", ms=3, label=key,
-                ls="-" if key.startswith("parascan") else ":")
+                ls=":" if key.startswith("CUB") else "-")
     ax.axhline(70, color="gray", ls="--", lw=1, label="issue target (70%)")
     ax.set_xscale("log", base=2)
     return save(fig, ax, out, "sat.png", "Summed-area table, H100", "image side (u8 pixels)",

@@ -216,6 +216,7 @@ TEST_F(cli, sat_refuses_options_before_touching_the_gpu) {
   EXPECT_NE(rect.err.find("--rect"), std::string::npos) << rect.err;
   EXPECT_EQ(sat(coins + " --rect 1,2,3").code, 2);
   EXPECT_EQ(sat(coins + " --layout diagonal").code, 2);
+  EXPECT_EQ(sat(coins + " --algorithm fastest").code, 2);
   EXPECT_EQ(sat(coins + " --acc i8").code, 2);
   EXPECT_EQ(sat(coins + " --box 2 -o " + path("blur.npy")).code, 2);
   EXPECT_EQ(files_other_than_logs(), 0);
@@ -232,6 +233,9 @@ TEST_F(cli_gpu, sat_on_coins_gives_the_known_sums) {
   EXPECT_EQ(table.count, 385 * 304);
   EXPECT_EQ(table.type, parascan::app::dtype::u32);
   EXPECT_EQ(table.as<std::uint32_t>()[table.count - 1], 11269333u);
+  const result three = sat(coins + " --algorithm three-pass --rect 96,75,191,150 --validate");
+  ASSERT_EQ(three.code, 0) << three.err;
+  EXPECT_NE(three.out.find("rect 96,75,191,150: 762366"), std::string::npos) << three.out;
   const result sq = sat(coins + " --squared --layout inclusive --validate");
   ASSERT_EQ(sq.code, 0) << sq.err;
   EXPECT_NE(sq.out.find("total: 1416849277"), std::string::npos) << sq.out;

@@ -26,7 +26,8 @@ std::vector<In> random_image(std::int64_t w, std::int64_t h, double maxval, std:
 
 /// Run ours and the CUB-based table on `img` with rows `pitch_extra` elements longer than the image
 /// and both arrays starting `offset` elements into their allocations (to reach the unaligned paths);
-/// both must match the CPU. Returns our table (dense rows of the layout's width).
+/// both of our algorithms and the CUB-based table must match the CPU (integer tables: word for word).
+/// Returns our single-pass table (dense rows of the layout's width).
 template <class In, class Acc>
 std::vector<Acc> check_sat(const std::vector<In>& img, std::int64_t w, std::int64_t h, sat_layout layout, bool squared,
                            std::int64_t pitch_extra = 0, std::int64_t offset = 0) {
@@ -42,25 +43,34 @@ std::vector<Acc> check_sat(const std::vector<In>& img, std::int64_t w, std::int6
   d_table_alloc.poison();
   d_cub.poison();
   const image_shape shape{w, h};
-  std::size_t bytes = 0, cub_bytes = 0;
-  PARASCAN_CUDA_CHECK(summed_area_table(nullptr, bytes, d_img_data, in_pitch, d_table_data, table_pitch, shape, layout, squared));
+  std::size_t cub_bytes = 0;
   PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(nullptr, cub_bytes, d_img_data, in_pitch, d_cub.data(), table_pitch,
                                                         shape, layout, squared));
-  device_buffer<char> temp(bytes), cub_temp(cub_bytes);
-  temp.poison();
-  PARASCAN_CUDA_CHECK(summed_area_table(temp.data(), bytes, d_img_data, in_pitch, d_table_data, table_pitch, shape, layout, squared));
+  device_buffer<char> cub_temp(cub_bytes);
   PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(cub_temp.data(), cub_bytes, d_img_data, in_pitch, d_cub.data(),
                                                         table_pitch, shape, layout, squared));
-  PARASCAN_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<Acc> ours((w + s) * (h + s)), cub((w + s) * (h + s));
-  PARASCAN_CUDA_CHECK(cudaMemcpy2D(ours.data(), (w + s) * sizeof(Acc), d_table_data, table_pitch, (w + s) * sizeof(Acc), h + s,
-                                   cudaMemcpyDeviceToHost));
   PARASCAN_CUDA_CHECK(cudaMemcpy2D(cub.data(), (w + s) * sizeof(Acc), d_cub.data(), table_pitch, (w + s) * sizeof(Acc), h + s,
                                    cudaMemcpyDeviceToHost));
-  const auto c = validation::compare_sat(ours, img.data(), w, h, layout, squared);
-  EXPECT_TRUE(c.ok()) << w << "×" << h << ": " << c.mismatches << " differ; first " << c.detail;
   const auto cc = validation::compare_sat(cub, img.data(), w, h, layout, squared);
   EXPECT_TRUE(cc.ok()) << "CUB-based " << w << "×" << h << ": " << cc.detail;
+  for (const sat_algorithm algorithm : {sat_algorithm::three_pass, sat_algorithm::single_pass}) {
+    const char* name = algorithm == sat_algorithm::single_pass ? "single-pass" : "three-pass";
+    std::size_t bytes = 0;
+    PARASCAN_CUDA_CHECK(summed_area_table(nullptr, bytes, d_img_data, in_pitch, d_table_data, table_pitch, shape, layout,
+                                          squared, 0, algorithm));
+    device_buffer<char> temp(bytes);
+    temp.poison();
+    d_table_alloc.poison();
+    PARASCAN_CUDA_CHECK(summed_area_table(temp.data(), bytes, d_img_data, in_pitch, d_table_data, table_pitch, shape, layout,
+                                          squared, 0, algorithm));
+    PARASCAN_CUDA_CHECK(cudaDeviceSynchronize());
+    PARASCAN_CUDA_CHECK(cudaMemcpy2D(ours.data(), (w + s) * sizeof(Acc), d_table_data, table_pitch, (w + s) * sizeof(Acc),
+                                     h + s, cudaMemcpyDeviceToHost));
+    const auto c = validation::compare_sat(ours, img.data(), w, h, layout, squared);
+    EXPECT_TRUE(c.ok()) << name << " " << w << "×" << h << ": " << c.mismatches << " differ; first " << c.detail;
+    if constexpr (std::is_integral_v<Acc>) EXPECT_EQ(ours, cub) << name << " " << w << "×" << h;
+  }
   return ours;
 }
 
@@ -70,7 +80,10 @@ struct shape_case {
 std::vector<shape_case> shapes() {
   std::vector<shape_case> v = {{1, 1}, {1, 2}, {2, 1}, {1, 1000}, {1000, 1}, {383, 191}, {4097, 3}, {3, 4097},
                                {128, 64}, {129, 65}, {127, 63}, {256, 128}, {300, 200}};
-  if (!test::small_sizes_only()) v.push_back({2049, 1531});
+  if (!test::small_sizes_only()) {
+    v.push_back({2049, 1531});
+    v.push_back({40961, 67});  // 321 tiles along a tile row: look-back windows of 32 tiles, many of them
+  }
   return v;
 }
 
@@ -144,6 +157,27 @@ TEST_F(sat_test, u32_stays_exact_up_to_its_boundary) {
   const std::vector<std::uint8_t> img2(static_cast<std::size_t>(over.width * over.height), 255);
   const auto t2 = check_sat<std::uint8_t, std::uint64_t>(img2, over.width, over.height, sat_layout::inclusive, false);
   EXPECT_EQ(t2.back(), 4294967295ull + 255ull * 257ull);
+}
+
+TEST_F(sat_test, single_pass_reuses_its_temporary_storage) {
+  // The look-back status must start cleared on every call: the same temporary, three calls.
+  const std::int64_t w = 1000, h = 700;
+  const auto img = random_image<std::uint8_t>(w, h, 255, 21);
+  device_buffer<std::uint8_t> d_img(w * h);
+  d_img.copy_from_host(img.data(), img.size());
+  device_buffer<std::uint32_t> table(w * h);
+  std::size_t bytes = 0;
+  PARASCAN_CUDA_CHECK(summed_area_table(nullptr, bytes, d_img.data(), w, table.data(), w * 4, {w, h}, sat_layout::inclusive));
+  device_buffer<char> temp(bytes);
+  temp.poison();
+  std::vector<std::uint32_t> out(static_cast<std::size_t>(w * h));
+  for (int call = 0; call < 3; ++call) {
+    table.poison();
+    PARASCAN_CUDA_CHECK(summed_area_table(temp.data(), bytes, d_img.data(), w, table.data(), w * 4, {w, h}, sat_layout::inclusive));
+    table.copy_to_host(out.data(), out.size());
+    const auto c = validation::compare_sat(out, img.data(), w, h, sat_layout::inclusive, false);
+    EXPECT_TRUE(c.ok()) << "call " << call << ": " << c.detail;
+  }
 }
 
 TEST_F(sat_test, empty_images_write_only_the_padding) {

@@ -6,13 +6,16 @@
 //   sat:    summed-area tables of u8 images (traffic: image read once, table written once)
 //   pipeline: host arrays scanned through the GPU with the transfers (host_pipeline.hpp)
 //   sweep:  the block-size study: the single-pass scan at other tile shapes (shape_sweep.cu)
+#include <unistd.h>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 #include "../common/cli.hpp"
 #include "../common/exit_codes.hpp"
@@ -38,6 +41,7 @@ struct bench_args {
   bool quick = false;
   std::vector<int> log_sizes;
   std::string filter, csv, primitive = "all";
+  bool beyond = false;
   common_options common;
 };
 
@@ -112,6 +116,43 @@ class bench {
     }
   }
 
+  /// The default scan (warp_shuffle / single_pass) of u64 or f32 beside CUB. f32 inputs are 0 or 1
+  /// (one in 64) so that every sum is exact and both can be checked word for word.
+  template <class T>
+  void scan_type(std::int64_t n) {
+    if (!wanted("warp_shuffle/single_pass")) return;
+    const int rot = rotations(2.0 * sizeof(T) * n);
+    device_buffer<T> in(static_cast<std::size_t>(n) * rot), out(n), ref(n);
+    if constexpr (std::is_same_v<T, float>)
+      PARASCAN_CUDA_CHECK(validation::fill_sparse_ones(in.data(), in.size(), 99 + n));
+    else
+      PARASCAN_CUDA_CHECK(validation::fill_random_words(reinterpret_cast<std::uint32_t*>(in.data()),
+                                                        in.size() * sizeof(T) / 4, 99 + n));
+    int turn = 0;
+    auto next_in = [&] { return in.data() + static_cast<std::size_t>(n) * (turn++ % rot); };
+    const double copy = copy_gbs(in.data(), out.data(), n * sizeof(T));
+    std::size_t cub_bytes = 0, b = 0;
+    PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(nullptr, cub_bytes, in.data(), ref.data(), n, sum{}, T(0)));
+    device_buffer<char> cub_temp(cub_bytes);
+    const double cub_ms = time([&] {
+      PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(cub_temp.data(), cub_bytes, next_in(), ref.data(), n, sum{}, T(0)));
+    });
+    PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(cub_temp.data(), cub_bytes, in.data(), ref.data(), n, sum{}, T(0)));
+    PARASCAN_CUDA_CHECK(exclusive_scan(nullptr, b, in.data(), out.data(), n, sum{}, T(0)));
+    device_buffer<char> temp(b);
+    const double ms = time([&] { PARASCAN_CUDA_CHECK(exclusive_scan(temp.data(), b, next_in(), out.data(), n, sum{}, T(0))); });
+    out.poison();
+    PARASCAN_CUDA_CHECK(exclusive_scan(temp.data(), b, in.data(), out.data(), n, sum{}, T(0)));
+    std::int64_t diff = 0;
+    PARASCAN_CUDA_CHECK(validation::count_word_differences(reinterpret_cast<const std::uint32_t*>(out.data()),
+                                                           reinterpret_cast<const std::uint32_t*>(ref.data()),
+                                                           static_cast<std::size_t>(n) * sizeof(T) / 4, diff));
+    const std::string type = std::is_same_v<T, float> ? "f32" : "u64";
+    const double bytes = 2.0 * sizeof(T) * n;
+    add({"scan", type, "CUB", "DeviceScan", n, bytes, cub_ms, cub_ms, copy, true});
+    add({"scan", type, "warp_shuffle", "single_pass", n, bytes, ms, cub_ms, copy, diff == 0});
+  }
+
   template <class T>
   void select(std::int64_t n, int percent_kept) {
     const double in_bytes = static_cast<double>(n) * sizeof(T);
@@ -162,28 +203,35 @@ class bench {
     const image_shape shape{side, side};
     const std::size_t pitch = (side + s) * sizeof(Acc);
     const double copy = copy_gbs(out.data(), ref.data(), cells * sizeof(Acc));
-    std::size_t our_bytes = 0, cub_bytes = 0;
-    PARASCAN_CUDA_CHECK(summed_area_table(nullptr, our_bytes, img.data(), side, out.data(), pitch, shape, layout));
+    std::size_t cub_bytes = 0;
     PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(nullptr, cub_bytes, img.data(), side, ref.data(), pitch, shape,
                                                           layout, false));
-    device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
+    device_buffer<char> cub_temp(cub_bytes);
     const double cub_ms = time([&] {
       PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(cub_temp.data(), cub_bytes, img.data(), side, ref.data(), pitch,
                                                             shape, layout, false));
     });
-    out.poison();
-    const double ms = time([&] {
-      PARASCAN_CUDA_CHECK(summed_area_table(our_temp.data(), our_bytes, img.data(), side, out.data(), pitch, shape, layout));
-    });
-    std::int64_t diff = 0;
-    PARASCAN_CUDA_CHECK(validation::count_word_differences(reinterpret_cast<std::uint32_t*>(out.data()),
-                                                           reinterpret_cast<std::uint32_t*>(ref.data()),
-                                                           static_cast<std::size_t>(cells) * sizeof(Acc) / 4, diff));
     const double bytes = static_cast<double>(n) + static_cast<double>(cells) * sizeof(Acc);
     const std::string type = sizeof(Acc) == 4 ? "u32" : "u64";
     const std::string shape_name = std::to_string(side) + "^2 u8 " + (s ? "padded" : "inclusive");
     add({"sat", type, "CUB-based", shape_name, n, bytes, cub_ms, cub_ms, copy, true});
-    add({"sat", type, "parascan", shape_name, n, bytes, ms, cub_ms, copy, diff == 0});
+    for (const sat_algorithm algorithm : {sat_algorithm::single_pass, sat_algorithm::three_pass}) {
+      std::size_t our_bytes = 0;
+      PARASCAN_CUDA_CHECK(
+          summed_area_table(nullptr, our_bytes, img.data(), side, out.data(), pitch, shape, layout, false, 0, algorithm));
+      device_buffer<char> our_temp(our_bytes);
+      out.poison();
+      const double ms = time([&] {
+        PARASCAN_CUDA_CHECK(summed_area_table(our_temp.data(), our_bytes, img.data(), side, out.data(), pitch, shape,
+                                              layout, false, 0, algorithm));
+      });
+      std::int64_t diff = 0;
+      PARASCAN_CUDA_CHECK(validation::count_word_differences(reinterpret_cast<std::uint32_t*>(out.data()),
+                                                             reinterpret_cast<std::uint32_t*>(ref.data()),
+                                                             static_cast<std::size_t>(cells) * sizeof(Acc) / 4, diff));
+      add({"sat", type, algorithm == sat_algorithm::single_pass ? "single-pass" : "three-pass", shape_name, n, bytes, ms,
+           cub_ms, copy, diff == 0});
+    }
   }
 
   /// Host arrays (u32, inclusive sum) with the transfers counted, the "speedup over CPU" study of GPU
@@ -271,6 +319,64 @@ class bench {
     add({"pipe", "u32", "pipeline", "pageable", n, bytes, pageable, cpu, copy, pageable_ok});
   }
 
+  /// One pinned u32 array 5% larger than the GPU's memory, scanned in place (inclusive) by the
+  /// pipeline beside the same pipeline's copy bound (also in place). Checked on all host cores by
+  /// differences: out[0] = in[0], out[i] − out[i−1] = in[i] (mod 2^32), the input regenerated from
+  /// its hash. Needs that much free host memory; skipped with a message when the host lacks it.
+  void pipeline_beyond_gpu_memory() {
+    const std::int64_t n = static_cast<std::int64_t>(d_.global_memory_bytes / 4 * 21 / 20);
+    const std::size_t bytes = static_cast<std::size_t>(n) * 4;
+    const double host_bytes = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    if (host_bytes < 1.15 * static_cast<double>(bytes)) {
+      std::printf("pipe beyond GPU memory: skipped, the host has %.1f GB of memory for a %.1f GB array\n", host_bytes / 1e9,
+                  bytes / 1e9);
+      return;
+    }
+    const auto hash = [](std::int64_t i) {
+      std::uint64_t z = static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ull + 12345;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      return static_cast<std::uint32_t>(z ^ (z >> 31));
+    };
+    const auto parallel = [&](const std::function<void(std::int64_t, std::int64_t)>& f) {
+      const int threads = std::max(1u, std::thread::hardware_concurrency());
+      std::vector<std::thread> pool;
+      for (int t = 0; t < threads; ++t) pool.emplace_back(f, n * t / threads, n * (t + 1) / threads);
+      for (auto& th : pool) th.join();
+    };
+    const auto t_alloc = std::chrono::steady_clock::now();
+    std::uint32_t* h = nullptr;
+    PARASCAN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h), bytes));
+    std::unique_ptr<std::uint32_t, decltype(&cudaFreeHost)> free_h(h, cudaFreeHost);
+    parallel([&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t i = b; i < e; ++i) h[i] = hash(i);
+    });
+    const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_alloc).count();
+    const auto wall_ms = [](const std::function<void()>& f) {
+      const auto t0 = std::chrono::steady_clock::now();
+      f();
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+    scan_pipeline<std::uint32_t> pipe;
+    pipe.copy(h, h, n);  // warm-up
+    const double bound = wall_ms([&] { pipe.copy(h, h, n); });
+    pipeline_stats st;
+    const double ms = wall_ms([&] { st = pipe.run(h, h, n, true); });
+    std::atomic<std::int64_t> wrong{0};
+    parallel([&](std::int64_t b, std::int64_t e) {
+      std::int64_t bad = 0;
+      for (std::int64_t i = b; i < e; ++i) bad += (i == 0 ? h[0] : h[i] - h[i - 1]) != hash(i);
+      wrong += bad;
+    });
+    const double traffic = 8.0 * n, copy = traffic / (bound * 1e-3) / 1e9;
+    std::printf("pipe beyond GPU memory: %lld u32 = %.1f GB (GPU memory %.1f GB) in place, %lld chunks, %.1f MB of device "
+                "memory; pinned allocation and fill %.1f s; %lld wrong\n",
+                static_cast<long long>(n), bytes / 1e9, d_.global_memory_bytes / 1e9, static_cast<long long>(st.chunks),
+                st.device_bytes / 1e6, setup_s, static_cast<long long>(wrong.load()));
+    add({"pipe", "u32", "copy bound", "pinned > GPU memory", n, traffic, bound, bound, copy, true});
+    add({"pipe", "u32", "pipeline", "pinned > GPU memory", n, traffic, ms, bound, copy, wrong.load() == 0});
+  }
+
   /// The block-size study: the single-pass u32 scan at every swept tile shape beside CUB. The library's
   /// own shape (scan_policy.cuh) is 256 × 16.
   void sweep(std::int64_t n) {
@@ -305,6 +411,9 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", a.quick, "Sizes 2^20, 2^24, 2^28 and 3 repeats (a minute or so)");
   app.add_option("--primitive", a.primitive, "scan, select, sat, pipeline, sweep or all (sat: 1024² to 16384² u8 images, 8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside one CPU core and the PCIe copy bound; sweep: the single-pass scan at tile shapes from 128 × 8 to 1024 × 8; the last two are not part of all)")->check(CLI::IsMember({"scan", "select", "sat", "pipeline", "sweep", "all"}))->capture_default_str();
   app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two (default 16 20 24 28 30)")->delimiter(',');
+  app.add_flag("--beyond-gpu-memory", a.beyond,
+               "With --primitive pipeline: also scan one pinned u32 array 5% larger than the GPU's memory, in place "
+               "(needs that much host memory; a minute or more)");
   app.add_option("--filter", a.filter, "Only scan variants whose 'algorithm/strategy' contains this text");
   app.add_option("--csv", a.csv, "Also write the rows as CSV to FILE");
   common_options& c = a.common;
@@ -323,13 +432,20 @@ int main(int argc, char** argv) {
     if (a.primitive == "pipeline") {
       std::printf("(pipe rows: 'vs_CUB' is the speedup over one CPU core, 'of_copy' the fraction of the pinned pipeline's PCIe copy bound)\n");
       for (int k : a.log_sizes) b.pipeline(std::int64_t(1) << k);
+      if (a.beyond) b.pipeline_beyond_gpu_memory();
     }
     if (a.primitive == "sweep")
       for (int k : a.log_sizes) b.sweep(std::int64_t(1) << k);
     for (int k : a.log_sizes) {
       if (a.primitive == "sat" || a.primitive == "pipeline" || a.primitive == "sweep") break;
       const std::int64_t n = std::int64_t(1) << k;
-      if (a.primitive == "all" || a.primitive == "scan") b.scan(n);
+      if (a.primitive == "all" || a.primitive == "scan") {
+        b.scan(n);
+        if (k <= 29 || d.global_memory_bytes > 40e9) {
+          b.scan_type<std::uint64_t>(n);
+          b.scan_type<float>(n);
+        }
+      }
       if (a.primitive == "all" || a.primitive == "select") {
         for (int pct : {10, 50, 90}) b.select<std::uint32_t>(n, pct);
         if (k <= 29 || d.global_memory_bytes > 60e9)

@@ -196,13 +196,15 @@ void run_sat_case(const matrix_options& m, tally& t, bool quiet, double maxval) 
       const std::int64_t sh = layout == sat_layout::padded ? 1 : 0;
       const std::size_t pitch = (w + sh) * sizeof(Acc);
       for (bool squared : {false, true}) {
-        for (int who = 0; who < 2; ++who) {  // 0: parascan, 1: the CUB-based table
+        for (int who = 0; who < 3; ++who) {  // 0: parascan single-pass, 1: the CUB-based table, 2: three-pass
           device_buffer<Acc> table((w + sh) * (h + sh));
           table.poison();
           std::size_t bytes = 0;
           auto call = [&](void* temp) {
-            return who == 0 ? summed_area_table(temp, bytes, d_img.data(), w * sizeof(In), table.data(), pitch, {w, h}, layout, squared)
-                            : validation::cub_summed_area_table(temp, bytes, d_img.data(), w * sizeof(In), table.data(), pitch,
+            if (who != 1)
+              return summed_area_table(temp, bytes, d_img.data(), w * sizeof(In), table.data(), pitch, {w, h}, layout, squared,
+                                       0, who == 0 ? sat_algorithm::single_pass : sat_algorithm::three_pass);
+            return validation::cub_summed_area_table(temp, bytes, d_img.data(), w * sizeof(In), table.data(), pitch,
                                                                 {w, h}, layout, squared);
           };
           PARASCAN_CUDA_CHECK(call(nullptr));
@@ -212,7 +214,7 @@ void run_sat_case(const matrix_options& m, tally& t, bool quiet, double maxval) 
           table.copy_to_host(got.data(), got.size());
           const auto c = validation::compare_sat(got, img.data(), w, h, layout, squared);
           t.record(c.ok(), row_ok, &cells[cell], [&] {
-            return name + (who ? " (CUB-based)" : "") + " " + std::to_string(w) + "x" + std::to_string(h) +
+            return name + (who == 1 ? " (CUB-based)" : who == 2 ? " (three-pass)" : "") + " " + std::to_string(w) + "x" + std::to_string(h) +
                    (squared ? " squared" : "") + ": " + c.detail;
           });
         }

@@ -5,7 +5,8 @@
 #define PARASCAN_SAT(In, Acc)                                                                                  \
   template cudaError_t parascan::summed_area_table<In, Acc>(void*, std::size_t&, const In*, std::size_t, Acc*, \
                                                             std::size_t, parascan::image_shape,                \
-                                                            parascan::sat_layout, bool, cudaStream_t);
+                                                            parascan::sat_layout, bool, cudaStream_t,  \
+                                                            parascan::sat_algorithm);
 #define PARASCAN_SAT_READERS(Acc)                                                                              \
   template cudaError_t parascan::sat_rect_sums<Acc>(const Acc*, std::size_t, parascan::image_shape,            \
                                                     parascan::sat_layout, const parascan::sat_rect*, Acc*,     \

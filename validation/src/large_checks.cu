@@ -50,6 +50,10 @@ struct hashed_word {
     return static_cast<std::uint32_t>(z ^ (z >> 31));
   }
 };
+struct sparse_one {
+  std::uint64_t seed;
+  __device__ float operator()(std::int64_t i) const { return (hashed_word{seed}(i) & 63u) == 0 ? 1.0f : 0.0f; }
+};
 struct word_differs {
   const std::uint32_t* a;
   const std::uint32_t* b;
@@ -60,6 +64,15 @@ struct word_differs {
 cudaError_t fill_random_words(std::uint32_t* d, std::size_t words, std::uint64_t seed, cudaStream_t stream) {
   try {
     thrust::tabulate(thrust::cuda::par.on(stream), d, d + words, hashed_word{seed});
+  } catch (...) {
+    return cudaErrorUnknown;
+  }
+  return cudaPeekAtLastError();
+}
+
+cudaError_t fill_sparse_ones(float* d, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
+  try {
+    thrust::tabulate(thrust::cuda::par.on(stream), d, d + n, sparse_one{seed});
   } catch (...) {
     return cudaErrorUnknown;
   }

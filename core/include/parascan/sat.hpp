@@ -33,10 +33,18 @@ inline bool sat_fits_exactly(image_shape shape, std::uint64_t max_value, bool sq
   return top == 0 || pixels <= limit / top;
 }
 
+/// How the table is made. `single_pass` (the default) reads the image once: warps take tiles in order
+/// and get the sums left of and above their tile by decoupled look-back between tiles. `three_pass`
+/// sums the tiles, scans the carries, then writes the table, reading the image twice; its float sums
+/// are added in the same order on every run (single_pass's order depends on timing, as in any
+/// look-back scan; integer tables are identical).
+enum class sat_algorithm { single_pass, three_pass };
+
 template <class In, class Acc>
 cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d_image, std::size_t image_pitch,
                               Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout,
-                              bool squared = false, cudaStream_t stream = 0);
+                              bool squared = false, cudaStream_t stream = 0,
+                              sat_algorithm algorithm = sat_algorithm::single_pass);
 
 /// One rectangle, corners inclusive: x0 ≤ x1 < width, y0 ≤ y1 < height.
 struct sat_rect {

@@ -14,6 +14,7 @@
 //      running column sums (reads the image again, writes the table once)
 // Traffic: read the image twice, write the table once, plus carries of (1/64 + 1/128) of the table.
 #pragma once
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -227,6 +228,50 @@ cudaError_t launch_after_previous(bool overlap, void (*kernel)(Params...), unsig
   return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
 }
 
+/// Reads a tile once: col[k] = Σ of column x + k over the tile's rows, mine[0] and mine[1] = Σ of
+/// tile rows lane and lane + 32 (zero past the image). `Depth` rows are loaded ahead.
+template <class In, class Acc, int Depth = rows_in_flight<In>>
+__device__ __forceinline__ void tile_sums(const In* image, std::size_t pitch, const grid_shape& g, bool squared,
+                                          bool vector_in, std::int64_t tx, std::int64_t ty, int lane,
+                                          Acc (&col)[lane_cols], Acc (&mine)[2], quad_t<In>* stage = nullptr) {
+  const std::int64_t y0 = ty * tile_rows, x = tx * tile_cols + lane * lane_cols;
+  const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
+#pragma unroll
+  for (int k = 0; k < lane_cols; ++k) col[k] = Acc(0);
+  mine[0] = mine[1] = Acc(0);
+  const bool vector = vector_in && x + lane_cols <= g.width;
+  const In* first = row_of(image, pitch, y0);
+  const bool fast = rows == tile_rows && __all_sync(warp::full_mask, vector);
+  for_rows<Depth, quad_t<In>>(
+      rows, fast, [&](int r) { return __ldg(reinterpret_cast<const quad_t<In>*>(row_of(first, pitch, r) + x)); },
+      [&](int r) { return r < rows ? load_quad(row_of(first, pitch, r), x, g.width, vector) : quad_t<In>{}; },
+      [&](const quad_t<In>& q, int r) {
+        if (stage) stage[r * warp::warp_threads + lane] = q;
+        Acc s = Acc(0);
+        if constexpr (sizeof(In) == 1 && std::is_integral_v<Acc>) {
+          if (!squared) {  // four bytes summed by one dp4a
+            s = static_cast<Acc>(__dp4a(q, 0x01010101u, 0u));
+#pragma unroll
+            for (int k = 0; k < lane_cols; ++k) col[k] = col[k] + static_cast<Acc>((q >> (8 * k)) & 0xffu);
+          }
+        }
+        if (squared || sizeof(In) != 1 || !std::is_integral_v<Acc>) {
+          Acc a[lane_cols];
+          unpack<Acc, In>(q, squared, a);
+#pragma unroll
+          for (int k = 0; k < lane_cols; ++k) {
+            col[k] = col[k] + a[k];
+            s = s + a[k];
+          }
+        }
+        s = warp_sum(s);
+        if (lane == (r & 31)) {
+          if (r < 32) mine[0] = s;
+          else mine[1] = s;
+        }
+      });
+}
+
 /// Step 1: row_sums[tx·H + y], col_sums[ty·W + x] and totals[tx·tiles_y + ty] of every tile.
 template <class In, class Acc>
 __global__ void __launch_bounds__(warps_per_block * 32, min_blocks)
@@ -239,30 +284,8 @@ __global__ void __launch_bounds__(warps_per_block * 32, min_blocks)
   const std::int64_t ty = t / g.tiles_x, tx = t % g.tiles_x, y0 = ty * tile_rows;
   const std::int64_t x = tx * tile_cols + lane * lane_cols;
   const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
-  constexpr int batch = rows_in_flight<In>;
-  Acc col[lane_cols] = {};
-  Acc mine[2] = {};  // the sums of tile rows lane and lane + 32
-  const bool vector = vector_in && x + lane_cols <= g.width;
-  const In* first = row_of(image, pitch, y0);
-  const bool fast = rows == tile_rows && __all_sync(warp::full_mask, vector);
-  for_rows<batch, quad_t<In>>(
-      rows, fast, [&](int r) { return __ldg(reinterpret_cast<const quad_t<In>*>(row_of(first, pitch, r) + x)); },
-      [&](int r) { return r < rows ? load_quad(row_of(first, pitch, r), x, g.width, vector) : quad_t<In>{}; },
-      [&](const quad_t<In>& q, int r) {
-        Acc a[lane_cols];
-        unpack<Acc, In>(q, squared, a);
-        Acc s = Acc(0);
-#pragma unroll
-        for (int k = 0; k < lane_cols; ++k) {
-          col[k] = col[k] + a[k];
-          s = s + a[k];
-        }
-        s = warp_sum(s);
-        if (lane == (r & 31)) {
-          if (r < 32) mine[0] = s;
-          else mine[1] = s;
-        }
-      });
+  Acc col[lane_cols], mine[2];
+  tile_sums(image, pitch, g, squared, vector_in, tx, ty, lane, col, mine);
   Acc* rs = row_sums + tx * g.height + y0;
   if (lane < rows) rs[lane] = mine[0];
   if (lane + 32 < rows) rs[lane + 32] = mine[1];
@@ -515,47 +538,19 @@ __device__ __forceinline__ void store_row(Acc* out, std::int64_t c, std::int64_t
   }
 }
 
-/// Step 3: the table. `shift` is 1 for the padded layout (table column X holds image column X − 1,
-/// row Y image row Y − 1): the tile at the top also writes its share of the zero first row, the tile
-/// at the left the zero first column.
-template <class In, class Acc, int MinBlocks = min_blocks>
-__global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
-    table_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, bool vector_in, const Acc* row_carries,
-                 const Acc* col_carries, const Acc* corners, bool corners_scanned, Acc* table, std::size_t table_pitch,
-                 int shift) {
-  wait_for_previous_grid();
-  const std::int64_t t = warp_tile(g);
-  if (t < 0) return;
-  const int lane = threadIdx.x % warp::warp_threads;
-  const std::int64_t ty = t / g.tiles_x, tx = t % g.tiles_x, y0 = ty * tile_rows;
-  const std::int64_t x = tx * tile_cols + lane * lane_cols;
+/// Writes a tile's table rows: `running` holds table(y0 − 1, x..x+3) (the row above the tile) and
+/// carry0/carry1 the sums left of the tile of its rows lane and lane + 32. Reads the tile's pixels
+/// again. `shift` is 1 for the padded layout (table column X holds image column X − 1, row Y image
+/// row Y − 1): the tile at the top also writes its share of the zero first row, the tile at the left
+/// the zero first column. `Depth` rows are loaded ahead.
+template <class In, class Acc, int Depth = rows_in_flight<In>>
+__device__ __forceinline__ void write_tile(const In* image, std::size_t pitch, const grid_shape& g, bool squared,
+                                           bool vector_in, std::int64_t tx, std::int64_t ty, int lane,
+                                           Acc (&running)[lane_cols], Acc carry0, Acc carry1, Acc* table,
+                                           std::size_t table_pitch, int shift, const quad_t<In>* stage = nullptr) {
+  const std::int64_t y0 = ty * tile_rows, x = tx * tile_cols + lane * lane_cols;
   const std::int64_t last = g.width - 1 + shift;  // the last table column
   const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
-  // The corner: with few tile rows the warp sums the tiles above from the totals scanned along tile
-  // rows (at most corner_rows_in_kernel values); otherwise a kernel of its own scanned them downwards.
-  Acc corner;
-  if (corners_scanned) {
-    corner = corners[tx * g.tiles_y + ty];
-  } else {
-    Acc above = Acc(0);
-    for (std::int64_t i = lane; i < ty; i += warp::warp_threads) above = above + corners[tx * g.tiles_y + i];
-    corner = lane_value(warp_sum(above), 0);
-  }
-  // running[k] = table(y0 − 1, x + k): the corner plus the column carries of the tile's columns to x + k.
-  Acc running[lane_cols];
-  {
-    Acc cc[lane_cols];
-#pragma unroll
-    for (int k = 0; k < lane_cols; ++k) cc[k] = x + k < g.width ? col_carries[ty * g.width + x + k] : Acc(0);
-#pragma unroll
-    for (int k = 1; k < lane_cols; ++k) cc[k] = cc[k - 1] + cc[k];
-    const Acc before = corner + exclusive_warp_sum(cc[lane_cols - 1], lane);
-#pragma unroll
-    for (int k = 0; k < lane_cols; ++k) running[k] = before + cc[k];
-  }
-  // The row carries of tile rows lane and lane + 32.
-  const Acc* rc = row_carries + tx * g.height + y0;
-  const Acc carry0 = lane < rows ? rc[lane] : Acc(0), carry1 = lane + 32 < rows ? rc[lane + 32] : Acc(0);
   if (shift && ty == 0) {
     const Acc zero[lane_cols] = {};
     store_row(table, x + shift, last, lane, zero);
@@ -577,9 +572,11 @@ __global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
     // 8-bit sums: a tile row's prefix is at most 128 · 255 < 2^16, so one warp scan of two packed
     // 16-bit halves serves two rows.
     if (fast && !squared) {
-      constexpr int depth = rows_in_flight<In>;
+      constexpr int depth = Depth;
       static_assert(depth % 2 == 0 && tile_cols * 255 < 65536);
-      const auto load = [&](int r) { return __ldg(reinterpret_cast<const unsigned*>(row_of(first, pitch, r) + x)); };
+      const auto load = [&](int r) {
+        return stage ? stage[r * warp::warp_threads + lane] : __ldg(reinterpret_cast<const unsigned*>(row_of(first, pitch, r) + x));
+      };
       unsigned q[depth];
 #pragma unroll
       for (int i = 0; i < depth; ++i) q[i] = load(i);
@@ -610,9 +607,15 @@ __global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
       return;
     }
   }
-  for_rows<rows_in_flight<In>, quad_t<In>>(
-      rows, fast, [&](int r) { return __ldg(reinterpret_cast<const quad_t<In>*>(row_of(first, pitch, r) + x)); },
-      [&](int r) { return r < rows ? load_quad(row_of(first, pitch, r), x, g.width, vector) : quad_t<In>{}; },
+  const auto staged = [&](int r) { return stage[r * warp::warp_threads + lane]; };
+  for_rows<Depth, quad_t<In>>(
+      rows, fast,
+      [&](int r) {
+        return stage ? staged(r) : __ldg(reinterpret_cast<const quad_t<In>*>(row_of(first, pitch, r) + x));
+      },
+      [&](int r) {
+        return r >= rows ? quad_t<In>{} : stage ? staged(r) : load_quad(row_of(first, pitch, r), x, g.width, vector);
+      },
       [&](const quad_t<In>& q, int r) {
         Acc a[lane_cols];
         unpack<Acc, In>(q, squared, a);
@@ -620,6 +623,309 @@ __global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
         for (int k = 1; k < lane_cols; ++k) a[k] = a[k - 1] + a[k];
         emit(a, exclusive_warp_sum(a[lane_cols - 1], lane), r);
       });
+}
+
+/// Step 3: the table, from the carries of steps 1 and 2.
+template <class In, class Acc, int MinBlocks = min_blocks>
+__global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
+    table_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, bool vector_in, const Acc* row_carries,
+                 const Acc* col_carries, const Acc* corners, bool corners_scanned, Acc* table, std::size_t table_pitch,
+                 int shift) {
+  wait_for_previous_grid();
+  const std::int64_t t = warp_tile(g);
+  if (t < 0) return;
+  const int lane = threadIdx.x % warp::warp_threads;
+  const std::int64_t ty = t / g.tiles_x, tx = t % g.tiles_x, y0 = ty * tile_rows;
+  const std::int64_t x = tx * tile_cols + lane * lane_cols;
+  const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
+  // The corner: with few tile rows the warp sums the tiles above from the totals scanned along tile
+  // rows (at most corner_rows_in_kernel values); otherwise a kernel of its own scanned them downwards.
+  Acc corner;
+  if (corners_scanned) {
+    corner = corners[tx * g.tiles_y + ty];
+  } else {
+    Acc above = Acc(0);
+    for (std::int64_t i = lane; i < ty; i += warp::warp_threads) above = above + corners[tx * g.tiles_y + i];
+    corner = lane_value(warp_sum(above), 0);
+  }
+  // running[k] = table(y0 − 1, x + k): the corner plus the column carries of the tile's columns to x + k.
+  Acc running[lane_cols];
+  {
+    Acc cc[lane_cols];
+#pragma unroll
+    for (int k = 0; k < lane_cols; ++k) cc[k] = x + k < g.width ? col_carries[ty * g.width + x + k] : Acc(0);
+#pragma unroll
+    for (int k = 1; k < lane_cols; ++k) cc[k] = cc[k - 1] + cc[k];
+    const Acc before = corner + exclusive_warp_sum(cc[lane_cols - 1], lane);
+#pragma unroll
+    for (int k = 0; k < lane_cols; ++k) running[k] = before + cc[k];
+  }
+  // The row carries of tile rows lane and lane + 32.
+  const Acc* rc = row_carries + tx * g.height + y0;
+  const Acc carry0 = lane < rows ? rc[lane] : Acc(0), carry1 = lane + 32 < rows ? rc[lane + 32] : Acc(0);
+  write_tile(image, pitch, g, squared, vector_in, tx, ty, lane, running, carry0, carry1, table, table_pitch, shift);
+}
+
+// ---- The single-pass table: one read of the image --------------------------------------------
+// Warps take tiles in row-major order from a ticket counter, so every tile a tile waits for is held by
+// a running warp. A warp reads its tile once for its row and column sums, then gets its carries by
+// decoupled look-back (Merrill & Garland 2016) in two directions:
+//   rows:    the tile publishes its 64 row sums (aggregate), looks left along its tile row for the
+//            sums of its rows left of it, and publishes those plus its own (inclusive);
+//   columns: with the row carries known, the tile's share of the table's row below it is known up to
+//            what lies above: V(x) = Σ over the tile's rows of (row carry + the row's prefix to x).
+//            It publishes V, looks up its tile column for table(y0 − 1, x) and publishes that plus V.
+// Then it writes its table rows, reading the tile again (from L2: it was read microseconds ago).
+// Traffic: the image once, the table once, per tile 2 × (64 + 128) values of status.
+
+/// A line of per-tile vectors for the look-back: flags[t] is the state of tile t (tile_status.cuh's
+/// states); lane l's V values are at aggregates/inclusives[(t · 32 + l) · V + j].
+template <class Acc, int V>
+struct tile_vectors {
+  unsigned* flags;
+  Acc* aggregates;
+  Acc* inclusives;
+};
+
+__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_release(unsigned* p, unsigned v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/// A lane's V values as one or two vector loads/stores through L2 (they are 8·k bytes, aligned).
+template <class Acc, int V>
+__device__ __forceinline__ void load_values(const Acc* src, Acc (&v)[V]) {
+  if constexpr (V * sizeof(Acc) % 16 == 0) {
+    uint4 w[V * sizeof(Acc) / 16];
+#pragma unroll
+    for (int i = 0; i < static_cast<int>(V * sizeof(Acc) / 16); ++i) w[i] = __ldcg(reinterpret_cast<const uint4*>(src) + i);
+    memcpy(v, w, sizeof(v));
+  } else {
+    static_assert(V * sizeof(Acc) == 8);
+    const uint2 w = __ldcg(reinterpret_cast<const uint2*>(src));
+    memcpy(v, &w, sizeof(v));
+  }
+}
+template <class Acc, int V>
+__device__ __forceinline__ void store_values(Acc* dst, const Acc (&v)[V]) {
+  if constexpr (V * sizeof(Acc) % 16 == 0) {
+    uint4 w[V * sizeof(Acc) / 16];
+    memcpy(w, v, sizeof(v));
+#pragma unroll
+    for (int i = 0; i < static_cast<int>(V * sizeof(Acc) / 16); ++i) __stcg(reinterpret_cast<uint4*>(dst) + i, w[i]);
+  } else {
+    static_assert(V * sizeof(Acc) == 8);
+    uint2 w;
+    memcpy(&w, v, sizeof(v));
+    __stcg(reinterpret_cast<uint2*>(dst), w);
+  }
+}
+
+/// Stores the lane's V values, then (lane 0) the flag with release semantics: the warp barrier orders
+/// every lane's stores before it, so a reader that acquires the flag sees them all.
+template <class Acc, int V>
+__device__ __forceinline__ void publish(const tile_vectors<Acc, V>& s, std::int64_t tile, unsigned state,
+                                        const Acc (&v)[V], int lane) {
+  store_values((state == state_aggregate ? s.aggregates : s.inclusives) + (tile * warp::warp_threads + lane) * V, v);
+  __syncwarp();
+  if (lane == 0) store_release(s.flags + tile, state);
+}
+
+/// sum = Σ of the values of the `count` tiles tile − stride, tile − 2·stride, … up to the nearest one
+/// that has published its inclusive value (the first tile of a line publishes only that). Windows of
+/// 32 tiles: each lane polls one tile's flag; then every lane adds its values of the tiles taken,
+/// loading several tiles' values before adding any (the loads overlap).
+#ifdef PARASCAN_SAT_LOOK_BACK_COUNTERS
+/// Experiments only (experiments/sat_stages.cu): per direction (0 rows, 1 columns) the polls that
+/// found a tile not ready, the windows and the tiles summed.
+__device__ unsigned long long look_back_counters[2][3];
+#define PARASCAN_SAT_COUNT(which, what, n) \
+  if (lane == 0) atomicAdd(&look_back_counters[(which)][(what)], static_cast<unsigned long long>(n))
+#else
+#define PARASCAN_SAT_COUNT(which, what, n)
+#endif
+
+template <class Acc, int V>
+__device__ __forceinline__ void look_back(const tile_vectors<Acc, V>& s, std::int64_t tile, std::int64_t stride,
+                                          std::int64_t count, int lane, Acc (&sum)[V]) {
+  constexpr int batch = static_cast<int>(64 / (V * sizeof(Acc)));  // tiles loaded together: 64 bytes per lane
+#pragma unroll
+  for (int j = 0; j < V; ++j) sum[j] = Acc(0);
+  while (count > 0) {
+    const int n = count < warp::warp_threads ? static_cast<int>(count) : warp::warp_threads;
+    const std::int64_t mine = tile - (lane + 1) * stride;
+    unsigned prefix = 0;
+    int take = n;
+    for (int poll = 0;; ++poll) {
+      const unsigned state = lane < n ? load_acquire(s.flags + mine) : state_invalid;
+      prefix = __ballot_sync(warp::full_mask, state == state_prefix);
+      const unsigned ready = __ballot_sync(warp::full_mask, state != state_invalid);
+      take = prefix ? __ffs(prefix) : n;
+      const unsigned needed = take == warp::warp_threads ? ~0u : (1u << take) - 1;
+      if ((ready & needed) == needed) break;
+      PARASCAN_SAT_COUNT(V == lane_cols, 0, 1);
+      __nanosleep(poll < 8 ? 32 : 256);
+    }
+    __syncwarp();
+    PARASCAN_SAT_COUNT(V == lane_cols, 1, 1);
+    PARASCAN_SAT_COUNT(V == lane_cols, 2, take);
+    for (int i0 = 0; i0 < take; i0 += batch) {
+      Acc part[batch][V];
+#pragma unroll
+      for (int b = 0; b < batch; ++b) {
+        const int i = i0 + b;
+        const bool inclusive = prefix != 0 && i == take - 1;
+        const Acc* src = (inclusive ? s.inclusives : s.aggregates) + ((tile - (i + 1) * stride) * warp::warp_threads + lane) * V;
+        if (i < take) {
+          load_values(src, part[b]);
+        } else {
+#pragma unroll
+          for (int j = 0; j < V; ++j) part[b][j] = Acc(0);
+        }
+      }
+#pragma unroll
+      for (int b = 0; b < batch; ++b)
+#pragma unroll
+        for (int j = 0; j < V; ++j) sum[j] = sum[j] + part[b][j];
+    }
+    if (prefix) return;
+    tile -= n * stride;
+    count -= n;
+  }
+}
+
+template <class Acc>
+struct single_pass_status {
+  unsigned long long* ticket;
+  tile_vectors<Acc, 2> rows;  // the sums of a block's 64 rows: along block rows (stride 1), indexed by block
+  tile_vectors<Acc, lane_cols> columns;  // V of a tile's 128 columns: down tile columns (stride tiles_x)
+
+  /// Bytes for `tiles` tiles; the first zeroed_bytes(tiles) must be zero before the kernel runs.
+  static std::size_t zeroed_bytes(std::int64_t tiles) {
+    return device::align_up(sizeof(unsigned long long) + 2 * static_cast<std::size_t>(tiles) * sizeof(unsigned));
+  }
+  static std::size_t bytes(std::int64_t tiles) {
+    return zeroed_bytes(tiles) + 2 * device::align_up(static_cast<std::size_t>(tiles) * tile_rows * sizeof(Acc)) +
+           2 * device::align_up(static_cast<std::size_t>(tiles) * tile_cols * sizeof(Acc));
+  }
+  static single_pass_status carve(void* p, std::int64_t tiles) {
+    char* c = static_cast<char*>(p);
+    auto* flags = reinterpret_cast<unsigned*>(c + sizeof(unsigned long long));
+    char* values = c + zeroed_bytes(tiles);
+    const std::size_t row_bytes = device::align_up(static_cast<std::size_t>(tiles) * tile_rows * sizeof(Acc));
+    const std::size_t col_bytes = device::align_up(static_cast<std::size_t>(tiles) * tile_cols * sizeof(Acc));
+    single_pass_status s;
+    s.ticket = reinterpret_cast<unsigned long long*>(c);
+    s.rows = {flags, reinterpret_cast<Acc*>(values), reinterpret_cast<Acc*>(values + row_bytes)};
+    s.columns = {flags + tiles, reinterpret_cast<Acc*>(values + 2 * row_bytes),
+                 reinterpret_cast<Acc*>(values + 2 * row_bytes + col_bytes)};
+    return s;
+  }
+};
+
+/// Whether the single-pass kernel keeps its tiles in shared memory (1-byte pixels), and how much.
+template <class In>
+constexpr bool stages_tiles = sizeof(In) == 1;
+template <class In>
+constexpr std::size_t staged_bytes = stages_tiles<In> ? std::size_t(warps_per_block) * tile_rows * tile_cols : 0;
+
+/// Blocks of the single-pass kernel per tile row.
+inline __host__ __device__ std::int64_t single_pass_blocks_x(const grid_shape& g) {
+  return (g.tiles_x + warps_per_block - 1) / warps_per_block;
+}
+
+/// Rows the single-pass kernel loads ahead on its first read (64 bytes of pixels per lane in flight:
+/// its tiles are not overlapped by a kernel before them, so each warp keeps more loads going).
+template <class In>
+constexpr int single_pass_rows_in_flight = 64 / (lane_cols * static_cast<int>(sizeof(In)));
+
+/// Blocks per SM the single-pass kernel is compiled for (80 registers: it holds more than a pass).
+constexpr int single_pass_min_blocks = 3;
+
+template <class In, class Acc, int MinBlocks = single_pass_min_blocks, int ReadDepth = single_pass_rows_in_flight<In>,
+          int WriteDepth = rows_in_flight<In>>
+__global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
+    single_pass_table_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, bool vector_in,
+                             single_pass_status<Acc> status, Acc* table, std::size_t table_pitch, int shift) {
+  // A block takes warps_per_block tiles side by side in one tile row (block tiles in row-major order
+  // from the ticket): its warps sum their rows' carries among themselves in shared memory, and warp 0
+  // alone looks back along the tile row for the sums left of the block.
+  __shared__ Acc row_part[warps_per_block][tile_rows];
+  __shared__ Acc block_carry[tile_rows];
+  __shared__ unsigned long long block_ticket;
+  const int lane = threadIdx.x % warp::warp_threads, w = threadIdx.x / warp::warp_threads;
+  if (threadIdx.x == 0) block_ticket = atomicAdd(status.ticket, 1ull);
+  __syncthreads();
+  const std::int64_t b = static_cast<std::int64_t>(block_ticket), blocks_x = single_pass_blocks_x(g);
+  const std::int64_t ty = b / blocks_x, bx = b % blocks_x, tx = bx * warps_per_block + w;
+  const std::int64_t t = ty * g.tiles_x + tx;
+  const bool live = tx < g.tiles_x;  // the last block of a tile row may have warps past its end
+  // 8-bit tiles are kept in shared memory between the two passes over them (8 KB per warp), so the
+  // image is read from DRAM once; wider pixels are read again from L2.
+  extern __shared__ unsigned staged_tiles[];
+  quad_t<In>* stage = nullptr;
+  if constexpr (stages_tiles<In>) stage = staged_tiles + w * tile_rows * warp::warp_threads;
+  Acc col[lane_cols] = {}, mine[2] = {Acc(0), Acc(0)};
+  if (live) tile_sums<In, Acc, ReadDepth>(image, pitch, g, squared, vector_in, tx, ty, lane, col, mine, stage);
+  row_part[w][lane] = mine[0];
+  row_part[w][lane + 32] = mine[1];
+  __syncthreads();
+  // Row carries: the sums of the tile's rows left of the tile = left of the block + the block's warps before this one.
+  Acc before[2] = {Acc(0), Acc(0)};
+  for (int i = 0; i < w; ++i) {
+    before[0] = before[0] + row_part[i][lane];
+    before[1] = before[1] + row_part[i][lane + 32];
+  }
+  if (w == 0) {
+    Acc total[2] = {Acc(0), Acc(0)}, left[2];
+#pragma unroll
+    for (int i = 0; i < warps_per_block; ++i) {
+      total[0] = total[0] + row_part[i][lane];
+      total[1] = total[1] + row_part[i][lane + 32];
+    }
+    if (bx == 0) {
+      left[0] = left[1] = Acc(0);
+      publish(status.rows, b, state_prefix, total, lane);
+    } else {
+      publish(status.rows, b, state_aggregate, total, lane);
+      look_back(status.rows, b, 1, bx, lane, left);
+      const Acc inclusive[2] = {left[0] + total[0], left[1] + total[1]};
+      publish(status.rows, b, state_prefix, inclusive, lane);
+    }
+    block_carry[lane] = left[0];
+    block_carry[lane + 32] = left[1];
+  }
+  __syncthreads();
+  if (!live) return;
+  const Acc carry[2] = {block_carry[lane] + before[0], block_carry[lane + 32] + before[1]};
+  // V(x + k): this tile's rows' share of table(y0 + 63, x + k), the sums above the tile left out.
+  Acc v[lane_cols];
+#pragma unroll
+  for (int k = 0; k < lane_cols; ++k) v[k] = k == 0 ? col[0] : v[k - 1] + col[k];
+  {
+    const Acc before = exclusive_warp_sum(v[lane_cols - 1], lane) + lane_value(warp_sum(carry[0] + carry[1]), 0);
+#pragma unroll
+    for (int k = 0; k < lane_cols; ++k) v[k] = before + v[k];
+  }
+  Acc running[lane_cols];  // table(y0 − 1, x + k)
+  if (ty == 0) {
+#pragma unroll
+    for (int k = 0; k < lane_cols; ++k) running[k] = Acc(0);
+    publish(status.columns, t, state_prefix, v, lane);
+  } else {
+    publish(status.columns, t, state_aggregate, v, lane);
+    look_back(status.columns, t, g.tiles_x, ty, lane, running);
+    Acc inclusive[lane_cols];
+#pragma unroll
+    for (int k = 0; k < lane_cols; ++k) inclusive[k] = running[k] + v[k];
+    publish(status.columns, t, state_prefix, inclusive, lane);
+  }
+  write_tile<In, Acc, WriteDepth>(image, pitch, g, squared, vector_in, tx, ty, lane, running, carry[0], carry[1], table,
+                                  table_pitch, shift, stage);
 }
 
 template <class Acc>
@@ -683,7 +989,7 @@ namespace parascan {
 template <class In, class Acc>
 cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d_image, std::size_t image_pitch,
                               Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout,
-                              bool squared, cudaStream_t stream) {
+                              bool squared, cudaStream_t stream, sat_algorithm algorithm) {
   using namespace device::sat_detail;
   using device::align_up;
   using device::check_launch;
@@ -693,7 +999,9 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
   const std::size_t row_bytes = align_up(static_cast<std::size_t>(g.tiles_x * g.height) * sizeof(Acc));
   const std::size_t col_bytes = align_up(static_cast<std::size_t>(g.tiles_y * g.width) * sizeof(Acc));
   const std::size_t total_bytes = align_up(static_cast<std::size_t>(g.tiles()) * sizeof(Acc));
-  const std::size_t need = row_bytes + col_bytes + total_bytes > 0 ? row_bytes + col_bytes + total_bytes : 1;
+  const bool single = algorithm == sat_algorithm::single_pass;
+  const std::size_t need =
+      single ? single_pass_status<Acc>::bytes(g.tiles()) : std::max<std::size_t>(row_bytes + col_bytes + total_bytes, 1);
   if (d_temp == nullptr) {
     temp_bytes = need;
     return cudaSuccess;
@@ -709,6 +1017,26 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
   if (image_pitch < static_cast<std::size_t>(shape.width) * sizeof(In) || image_pitch % sizeof(In) != 0)
     return cudaErrorInvalidPitchValue;
   const std::int64_t blocks = (g.tiles() + warps_per_block - 1) / warps_per_block;
+  const auto aligned = [](const void* p, std::size_t pitch, std::size_t bytes) {
+    return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && pitch % bytes == 0;
+  };
+  const bool vector_in = aligned(d_image, image_pitch, lane_cols * sizeof(In));
+  constexpr int threads = warps_per_block * 32;
+  cudaError_t e;
+  if (single) {
+    const std::int64_t single_blocks = single_pass_blocks_x(g) * g.tiles_y;
+    if (single_blocks > INT_MAX) return cudaErrorInvalidValue;
+    if ((e = cudaMemsetAsync(d_temp, 0, single_pass_status<Acc>::zeroed_bytes(g.tiles()), stream)) != cudaSuccess) return e;
+    if constexpr (staged_bytes<In> > 0) {
+      e = cudaFuncSetAttribute(single_pass_table_kernel<In, Acc>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(staged_bytes<In>));
+      if (e != cudaSuccess) return e;
+    }
+    single_pass_table_kernel<In, Acc><<<static_cast<unsigned>(single_blocks), threads, staged_bytes<In>, stream>>>(
+        d_image, image_pitch, g, squared, vector_in, single_pass_status<Acc>::carve(d_temp, g.tiles()), d_table,
+        table_pitch, shift);
+    return check_launch(stream, false);
+  }
   char* temp = static_cast<char*>(d_temp);
   Acc* row_sums = reinterpret_cast<Acc*>(temp);
   Acc* col_sums = reinterpret_cast<Acc*>(temp + row_bytes);
@@ -721,12 +1049,6 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
   line_scan<Acc> down{totals, g.tiles_x, g.tiles_y, g.tiles_y, 1, line_group(g.tiles_x, g.tiles_y, 1)};
   const std::int64_t carry_blocks = rows_job.blocks() + cols_job.blocks() + across.blocks();
   if (blocks > INT_MAX || carry_blocks > INT_MAX) return cudaErrorInvalidValue;
-  const auto aligned = [](const void* p, std::size_t pitch, std::size_t bytes) {
-    return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && pitch % bytes == 0;
-  };
-  const bool vector_in = aligned(d_image, image_pitch, lane_cols * sizeof(In));
-  constexpr int threads = warps_per_block * 32;
-  cudaError_t e;
   if constexpr (std::is_same_v<In, std::uint8_t>) {
     if (!squared && aligned(d_image, image_pitch, byte_lane_cols)) {
       const std::int64_t byte_blocks = (byte_warps(g) + warps_per_block - 1) / warps_per_block;

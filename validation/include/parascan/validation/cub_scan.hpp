@@ -41,6 +41,9 @@ cudaError_t count_mod3_exclusive_mismatches(const std::uint64_t* d_out, std::int
 /// Benchmark helpers: fill with hashed pseudo-random words (never all zero), and count the 32-bit
 /// words where two device buffers differ.
 cudaError_t fill_random_words(std::uint32_t* d, std::size_t words, std::uint64_t seed, cudaStream_t stream = 0);
+/// Floats 1 (one in 64, hashed) or 0: every prefix sum of up to 2^30 of them is exact in f32, so a
+/// float scan can be checked word for word whatever the order of its additions.
+cudaError_t fill_sparse_ones(float* d, std::size_t n, std::uint64_t seed, cudaStream_t stream = 0);
 cudaError_t count_word_differences(const std::uint32_t* d_a, const std::uint32_t* d_b, std::size_t words,
                                    std::int64_t& differences, cudaStream_t stream = 0);
 
