@@ -144,6 +144,13 @@ TEST_F(sat_test, tall_images_scan_the_corners_apart) {
   check_sat<std::uint8_t, std::uint64_t>(img, 131, 65601, sat_layout::inclusive, true);
 }
 
+TEST_F(sat_test, large_8_bit_images_take_the_three_blocks_per_sm_kernel) {
+  // More than 16384 tiles: the single-pass kernel's other launch shape (device_sat.cuh).
+  if (test::small_sizes_only()) GTEST_SKIP() << "large image: not under the sanitizer";
+  const std::int64_t w = 16385, h = 8193;  // 129 × 129 tiles
+  check_sat<std::uint8_t, std::uint32_t>(random_image<std::uint8_t>(w, h, 255, 22), w, h, sat_layout::padded, false);
+}
+
 TEST_F(sat_test, u32_stays_exact_up_to_its_boundary) {
   // 2^32 − 1 = 255 · 257 · 65537: an all-255 image of 65537 × 257 pixels ends exactly at UINT32_MAX.
   if (test::small_sizes_only()) GTEST_SKIP() << "large image: not under the sanitizer";

@@ -28,8 +28,8 @@ using namespace parascan;
 using namespace parascan::app;
 
 struct sat_args {
-  std::string input, layout = "padded", acc, algorithm = "single-pass";
-  sat_algorithm algo = sat_algorithm::single_pass;
+  std::string input, layout = "padded", acc, algorithm = "auto";
+  sat_algorithm algo = sat_algorithm::automatic;
   bool squared = false;
   std::vector<std::string> rects;
   int box = -1;
@@ -150,13 +150,15 @@ int run(const sat_args& a, const pgm_image& img, sat_layout layout, const std::v
     if (a.box >= 0) write_pgm(a.common.output, blurred);
     else write_array(a.common.output, dtype_of<Acc>(), table.data(), std::vector<std::int64_t>{h + s, w + s});
   }
+  const std::string algo_name =
+      a.algo != sat_algorithm::automatic ? a.algorithm : sizeof(In) == 1 ? "single-pass (auto)" : "three-pass (auto)";
   const double floor_bytes = static_cast<double>(w * h) * sizeof(In) + static_cast<double>(table_n) * sizeof(Acc);
   const double gbs = our_ms > 0 ? floor_bytes / (our_ms * 1e-3) / 1e9 : 0, ratio = our_ms > 0 ? cub_ms / our_ms : 0;
   if (!a.common.quiet) {
     std::printf("sat: %s  %lld×%lld, maxval %d, %s → %s%s, layout %s, %s\n", a.input.c_str(), static_cast<long long>(w),
                 static_cast<long long>(h), img.maxval, std::string(to_string(dtype_of<In>())).c_str(),
                 std::string(to_string(dtype_of<Acc>())).c_str(), a.squared ? " (squares)" : "",
-                layout == sat_layout::padded ? "padded" : "inclusive", a.algorithm.c_str());
+                layout == sat_layout::padded ? "padded" : "inclusive", algo_name.c_str());
     std::printf("total: %s\n", validation::show(total).c_str());
     for (std::size_t i = 0; i < rects.size(); ++i)
       std::printf("rect %s: %s\n", a.rects[i].c_str(), validation::show(rect_sums[i]).c_str());
@@ -169,7 +171,7 @@ int run(const sat_args& a, const pgm_image& img, sat_layout layout, const std::v
     json_object j;
     j.add("tool", "sat").add("input", a.input).add("width", w).add("height", h).add("maxval", img.maxval)
         .add("acc", std::string(to_string(dtype_of<Acc>()))).add("layout", layout == sat_layout::padded ? "padded" : "inclusive")
-        .add("squared", a.squared).add("algorithm", a.algorithm).add("total", validation::show(total)).add("time_ms", our_ms).add("gb_per_s", gbs)
+        .add("squared", a.squared).add("algorithm", algo_name).add("total", validation::show(total)).add("time_ms", our_ms).add("gb_per_s", gbs)
         .add("cub_time_ms", cub_ms).add("ratio_to_cub", ratio).add("validation", verdict);
     for (std::size_t i = 0; i < rects.size(); ++i) j.add("rect " + a.rects[i], validation::show(rect_sums[i]));
     write_json(a.common.json, j.str());
@@ -188,7 +190,7 @@ int main(int argc, char** argv) {
   app.add_option("--acc", a.acc, "Accumulator u32, u64, f32 or f64 (default: the smallest exact integer type)");
   app.add_option("--algorithm", a.algorithm,
                  "single-pass: the image read once, carries by look-back between tiles; three-pass: tile sums, carry "
-                 "scans, table (reads the image twice; float sums in a fixed order)")
+                 "scans, table (reads the image twice; float sums in a fixed order); auto: single-pass for 8-bit images")
       ->capture_default_str();
   app.add_flag("--squared", a.squared, "Table of squared pixels (for local variance) instead of pixels");
   app.add_option("--rect", a.rects, "Print the sum over x0,y0,x1,y1 (corners inclusive); repeatable");
@@ -200,9 +202,10 @@ int main(int argc, char** argv) {
     if (a.layout == "padded") layout = sat_layout::padded;
     else if (a.layout == "inclusive") layout = sat_layout::inclusive;
     else throw input_error("--layout: '" + a.layout + "' (padded or inclusive)");
-    if (a.algorithm == "single-pass") a.algo = sat_algorithm::single_pass;
+    if (a.algorithm == "auto") a.algo = sat_algorithm::automatic;
+    else if (a.algorithm == "single-pass") a.algo = sat_algorithm::single_pass;
     else if (a.algorithm == "three-pass") a.algo = sat_algorithm::three_pass;
-    else throw input_error("--algorithm: '" + a.algorithm + "' (single-pass or three-pass)");
+    else throw input_error("--algorithm: '" + a.algorithm + "' (auto, single-pass or three-pass)");
     if (a.box >= 0 && a.squared) throw input_error("--box filters the image itself; it cannot be combined with --squared");
     if (a.box >= 0 && !a.common.output.empty() && !ends_with(a.common.output, ".pgm"))
       throw input_error("-o " + a.common.output + ": with --box the output is the blurred image, so it must end in .pgm");

@@ -33,18 +33,20 @@ inline bool sat_fits_exactly(image_shape shape, std::uint64_t max_value, bool sq
   return top == 0 || pixels <= limit / top;
 }
 
-/// How the table is made. `single_pass` (the default) reads the image once: warps take tiles in order
-/// and get the sums left of and above their tile by decoupled look-back between tiles. `three_pass`
-/// sums the tiles, scans the carries, then writes the table, reading the image twice; its float sums
-/// are added in the same order on every run (single_pass's order depends on timing, as in any
-/// look-back scan; integer tables are identical).
-enum class sat_algorithm { single_pass, three_pass };
+/// How the table is made. `single_pass` reads the image once: blocks take rows of 8 tiles in order, sum
+/// their rows' carries among their warps and get the sums left of and above their tiles by decoupled
+/// look-back (8-bit tiles wait in shared memory for the second pass over them; wider pixels are read
+/// again from L2). `three_pass` sums the tiles, scans the carries, then writes the table, reading the
+/// image twice; its float sums are added in the same order on every run (single_pass's order depends
+/// on timing, as in any look-back scan; integer tables are identical). `automatic` (the default)
+/// takes single_pass for 8-bit images and three_pass for wider pixels (docs/performance.md entry 15).
+enum class sat_algorithm { automatic, single_pass, three_pass };
 
 template <class In, class Acc>
 cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d_image, std::size_t image_pitch,
                               Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout,
                               bool squared = false, cudaStream_t stream = 0,
-                              sat_algorithm algorithm = sat_algorithm::single_pass);
+                              sat_algorithm algorithm = sat_algorithm::automatic);
 
 /// One rectangle, corners inclusive: x0 ≤ x1 < width, y0 ≤ y1 < height.
 struct sat_rect {
