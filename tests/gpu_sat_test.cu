@@ -174,13 +174,15 @@ TEST_F(sat_test, single_pass_reuses_its_temporary_storage) {
   d_img.copy_from_host(img.data(), img.size());
   device_buffer<std::uint32_t> table(w * h);
   std::size_t bytes = 0;
-  PARASCAN_CUDA_CHECK(summed_area_table(nullptr, bytes, d_img.data(), w, table.data(), w * 4, {w, h}, sat_layout::inclusive));
+  PARASCAN_CUDA_CHECK(summed_area_table(nullptr, bytes, d_img.data(), w, table.data(), w * 4, {w, h}, sat_layout::inclusive,
+                                        false, 0, sat_algorithm::single_pass));
   device_buffer<char> temp(bytes);
   temp.poison();
   std::vector<std::uint32_t> out(static_cast<std::size_t>(w * h));
   for (int call = 0; call < 3; ++call) {
     table.poison();
-    PARASCAN_CUDA_CHECK(summed_area_table(temp.data(), bytes, d_img.data(), w, table.data(), w * 4, {w, h}, sat_layout::inclusive));
+    PARASCAN_CUDA_CHECK(summed_area_table(temp.data(), bytes, d_img.data(), w, table.data(), w * 4, {w, h},
+                                          sat_layout::inclusive, false, 0, sat_algorithm::single_pass));
     table.copy_to_host(out.data(), out.size());
     const auto c = validation::compare_sat(out, img.data(), w, h, sat_layout::inclusive, false);
     EXPECT_TRUE(c.ok()) << "call " << call << ": " << c.detail;

@@ -151,7 +151,10 @@ int run(const sat_args& a, const pgm_image& img, sat_layout layout, const std::v
     else write_array(a.common.output, dtype_of<Acc>(), table.data(), std::vector<std::int64_t>{h + s, w + s});
   }
   const std::string algo_name =
-      a.algo != sat_algorithm::automatic ? a.algorithm : sizeof(In) == 1 ? "single-pass (auto)" : "three-pass (auto)";
+      a.algo != sat_algorithm::automatic ? a.algorithm
+      : resolve_sat_algorithm(a.algo, shape, sizeof(In), sizeof(Acc)) == sat_algorithm::single_pass
+          ? "single-pass (auto)"
+          : "three-pass (auto)";
   const double floor_bytes = static_cast<double>(w * h) * sizeof(In) + static_cast<double>(table_n) * sizeof(Acc);
   const double gbs = our_ms > 0 ? floor_bytes / (our_ms * 1e-3) / 1e9 : 0, ratio = our_ms > 0 ? cub_ms / our_ms : 0;
   if (!a.common.quiet) {
@@ -190,7 +193,8 @@ int main(int argc, char** argv) {
   app.add_option("--acc", a.acc, "Accumulator u32, u64, f32 or f64 (default: the smallest exact integer type)");
   app.add_option("--algorithm", a.algorithm,
                  "single-pass: the image read once, carries by look-back between tiles; three-pass: tile sums, carry "
-                 "scans, table (reads the image twice; float sums in a fixed order); auto: single-pass for 8-bit images")
+                 "scans, table (reads the image twice; float sums in a fixed order); auto: single-pass for 8-bit images of "
+                 "at least 8192 tiles of 128 × 64 pixels or with 64-bit sums")
       ->capture_default_str();
   app.add_flag("--squared", a.squared, "Table of squared pixels (for local variance) instead of pixels");
   app.add_option("--rect", a.rects, "Print the sum over x0,y0,x1,y1 (corners inclusive); repeatable");

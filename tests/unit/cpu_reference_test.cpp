@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <vector>
+#include "parascan/sat.hpp"
 #include "parascan/ops.hpp"
 #include "parascan/validation/compare.hpp"
 #include "parascan/validation/cpu_scan.hpp"
@@ -110,4 +111,16 @@ TEST(inputs, never_all_zero_and_seeded) {
   for (auto x : a) nonzero += x != 0;
   EXPECT_GT(nonzero, 900);
   for (auto x : make_input<std::int32_t, sum>(100, distribution::constant, 1)) EXPECT_NE(x, 0);
+}
+
+TEST(sat_host, automatic_algorithm_follows_the_measured_crossover) {
+  using parascan::sat_algorithm;
+  using parascan::resolve_sat_algorithm;
+  // 8192² has 64 × 128 = 8192 tiles: single pass; 4096² (2048 tiles) three passes, unless 64-bit sums.
+  EXPECT_EQ(resolve_sat_algorithm(sat_algorithm::automatic, {8192, 8192}, 1, 4), sat_algorithm::single_pass);
+  EXPECT_EQ(resolve_sat_algorithm(sat_algorithm::automatic, {4096, 4096}, 1, 4), sat_algorithm::three_pass);
+  EXPECT_EQ(resolve_sat_algorithm(sat_algorithm::automatic, {4096, 4096}, 1, 8), sat_algorithm::single_pass);
+  EXPECT_EQ(resolve_sat_algorithm(sat_algorithm::automatic, {16384, 16384}, 2, 8), sat_algorithm::three_pass);
+  EXPECT_EQ(resolve_sat_algorithm(sat_algorithm::three_pass, {16384, 16384}, 1, 4), sat_algorithm::three_pass);
+  EXPECT_EQ(resolve_sat_algorithm(sat_algorithm::single_pass, {10, 10}, 4, 4), sat_algorithm::single_pass);
 }

@@ -39,8 +39,16 @@ inline bool sat_fits_exactly(image_shape shape, std::uint64_t max_value, bool sq
 /// again from L2). `three_pass` sums the tiles, scans the carries, then writes the table, reading the
 /// image twice; its float sums are added in the same order on every run (single_pass's order depends
 /// on timing, as in any look-back scan; integer tables are identical). `automatic` (the default)
-/// takes single_pass for 8-bit images and three_pass for wider pixels (docs/performance.md entry 15).
+/// takes single_pass for 8-bit images of at least 8192 tiles (64 × 128 pixels each) or with 8-byte
+/// accumulators, three_pass otherwise (measured on the H100: docs/performance.md entry 15).
 enum class sat_algorithm { automatic, single_pass, three_pass };
+
+/// The algorithm `automatic` stands for, for pixels and accumulators of the given sizes in bytes.
+inline sat_algorithm resolve_sat_algorithm(sat_algorithm a, image_shape shape, int pixel_bytes, int acc_bytes) {
+  if (a != sat_algorithm::automatic) return a;
+  const std::int64_t tiles = ((shape.width + 127) / 128) * ((shape.height + 63) / 64);
+  return pixel_bytes == 1 && (tiles >= 8192 || acc_bytes == 8) ? sat_algorithm::single_pass : sat_algorithm::three_pass;
+}
 
 template <class In, class Acc>
 cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d_image, std::size_t image_pitch,

@@ -1048,7 +1048,7 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
   const std::size_t row_bytes = align_up(static_cast<std::size_t>(g.tiles_x * g.height) * sizeof(Acc));
   const std::size_t col_bytes = align_up(static_cast<std::size_t>(g.tiles_y * g.width) * sizeof(Acc));
   const std::size_t total_bytes = align_up(static_cast<std::size_t>(g.tiles()) * sizeof(Acc));
-  const bool single = algorithm == sat_algorithm::single_pass || (algorithm == sat_algorithm::automatic && sizeof(In) == 1);
+  const bool single = resolve_sat_algorithm(algorithm, shape, sizeof(In), sizeof(Acc)) == sat_algorithm::single_pass;
   const std::size_t need =
       single ? single_pass_status<Acc>::bytes(g.tiles()) : std::max<std::size_t>(row_bytes + col_bytes + total_bytes, 1);
   if (d_temp == nullptr) {

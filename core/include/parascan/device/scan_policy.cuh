@@ -26,8 +26,10 @@ struct scan_policy_t {
 /// Tile shape from the block-size sweep (`bench --primitive sweep`, entry 14): for 4-byte
 /// accumulators 256 × 32 (0.861 ms at 2^28, 1.03× CUB) beat 256 × 16 (0.910 ms, 0.98×); 128 × 32 was
 /// as fast (0.850 ms) but needs twice the tiles' look-back.
+/// For 8-byte accumulators 256 × 20 (experiments/scan_wide_shapes.cu, entry 16: u64 at 2^28 1.88 ms,
+/// 0.84× CUB) beat 256 × 8 (2.47 ms, 0.64×) and 256 × 16 (1.99 ms); 40 KB of shared memory per tile.
 template <class Acc>
-using scan_policy = scan_policy_t<256, (sizeof(Acc) <= 4 ? 32 : sizeof(Acc) <= 8 ? 8 : 4), 2000, 100>;
+using scan_policy = scan_policy_t<256, (sizeof(Acc) <= 4 ? 32 : sizeof(Acc) <= 8 ? 20 : 4), 2000, 100>;
 
 /// Single-pass selection keeps values in registers and needs no shared-memory tile. 384 × 16 with a
 /// 1.15 µs initial sleep was the fastest of the measured shapes for 4-byte values (u32 at 2^28:

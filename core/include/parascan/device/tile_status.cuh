@@ -2,13 +2,16 @@
 //
 // Each tile publishes first its aggregate (status A) and, once its exclusive prefix is known, its
 // inclusive prefix (status P). Readers spin while a status is invalid (X). Values of ≤ 4 bytes travel
-// with their status in one 64-bit word, written and read whole (single-copy atomic). Larger values
+// with their status in one 64-bit word, written and read whole (single-copy atomic); 8-byte values in
+// one 16-byte word, one vector store and one vector load (as CUB's ScanTileState does on sm_70 and
+// later: aligned 16-byte accesses are not torn there). Larger values
 // use two value arrays (aggregate, inclusive) and a flag array: the writer stores the value, fences,
 // then stores the flag; the reader loads the flag, fences, then loads the value the flag names. The
 // two value slots are written once each, so a reader never sees a value change under it.
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <vector_types.h>
 
 namespace parascan::device {
 
@@ -16,6 +19,42 @@ enum tile_state : unsigned { state_invalid = 0, state_aggregate = 1, state_prefi
 
 template <class T, bool Packed = (sizeof(T) <= 4)>
 struct tile_status;
+
+/// 8-byte values: status and value in one aligned 16-byte word.
+template <class T>
+struct wide_tile_status {
+  ulonglong2* words;
+
+  static std::size_t bytes(std::int64_t tiles) { return static_cast<std::size_t>(tiles) * sizeof(ulonglong2); }
+  static wide_tile_status carve(void* p, std::int64_t) { return {static_cast<ulonglong2*>(p)}; }
+
+  __device__ void init(std::int64_t tile) const { words[tile] = make_ulonglong2(0, 0); }
+  __device__ void publish(std::int64_t tile, unsigned state, const T& v) const {
+    unsigned long long bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(words + tile), "l"(static_cast<unsigned long long>(state)),
+                 "l"(bits)
+                 : "memory");
+  }
+  __device__ void read(std::int64_t tile, unsigned& state, T& v) const {
+    unsigned long long s = 0, bits = 0;
+    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(s), "=l"(bits) : "l"(words + tile) : "memory");
+    state = static_cast<unsigned>(s);
+    memcpy(&v, &bits, sizeof(T));
+  }
+};
+template <>
+struct tile_status<std::uint64_t, false> : wide_tile_status<std::uint64_t> {
+  static tile_status carve(void* p, std::int64_t) { return {{static_cast<ulonglong2*>(p)}}; }
+};
+template <>
+struct tile_status<std::int64_t, false> : wide_tile_status<std::int64_t> {
+  static tile_status carve(void* p, std::int64_t) { return {{static_cast<ulonglong2*>(p)}}; }
+};
+template <>
+struct tile_status<double, false> : wide_tile_status<double> {
+  static tile_status carve(void* p, std::int64_t) { return {{static_cast<ulonglong2*>(p)}}; }
+};
 
 template <class T>
 struct tile_status<T, true> {
