@@ -122,7 +122,28 @@ int main(int argc, char** argv) {
     std::printf(" 4,8,4 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 4, 8, 4>));
     std::printf(" 2,16,4 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 2, 16, 4>));
     std::printf(" 2,16,8 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 2, 16, 8>));
-    std::printf(" 2,16,16 %.4f ms\n", single(single_pass_table_kernel<std::uint8_t, Acc, 2, 16, 16>));
+    std::printf(" 2,16,16 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 2, 16, 16>));
+    std::printf(" 2,32,4 %.4f", single(single_pass_table_kernel<std::uint8_t, Acc, 2, 32, 4>));
+    std::printf(" 2,32,8 %.4f ms\n", single(single_pass_table_kernel<std::uint8_t, Acc, 2, 32, 8>));
+    {  // the status memset outside the timing: what clearing it costs
+      auto kernel = single_pass_table_kernel<std::uint8_t, Acc, 2, 16, 4>;
+      cudaEvent_t a, b;
+      CK(cudaEventCreate(&a));
+      CK(cudaEventCreate(&b));
+      std::vector<float> t;
+      for (int i = 0; i < 21; ++i) {
+        CK(cudaMemsetAsync(sp_temp, 0, zero));
+        CK(cudaEventRecord(a));
+        kernel<<<sp_blocks, 256, 65536>>>(img, side, g, false, true, status, table, pitch, shift);
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        t.push_back(ms);
+      }
+      std::sort(t.begin(), t.end());
+      std::printf("  2,16,4 without the memset in the timing: %.4f ms\n", t[t.size() / 2]);
+    }
     {
       unsigned long long zero_counts[2][3] = {}, counts[2][3];
       CK(cudaMemcpyToSymbol(look_back_counters, zero_counts, sizeof(zero_counts)));
@@ -135,6 +156,11 @@ int main(int argc, char** argv) {
                     counts[d][0], counts[d][1], counts[d][2], static_cast<long long>(g.tiles()));
     }
     const float whole = median_ms([&] { summed_area_table(sp_temp, sp_bytes, img, side, table, pitch, shape, layout); });
+    const float back_to_back = median_ms([&] {
+      for (int i = 0; i < 10; ++i) summed_area_table(sp_temp, sp_bytes, img, side, table, pitch, shape, layout);
+    }) / 10;
+    std::printf("%s: 10 tables back to back, each %.4f ms = %.1f%% of copy\n", shift ? "padded" : "inclusive", back_to_back,
+                100.0 * floor_copy / back_to_back);
     std::printf("%s single-pass whole %.4f ms = %.1f%% of copy\n", shift ? "padded" : "inclusive", whole, 100.0 * floor_copy / whole);
     CK(cudaFree(sp_temp));
   }

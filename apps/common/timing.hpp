@@ -1,9 +1,12 @@
-// Timing device work with CUDA events: one warm-up, then the median of `repeat` timed runs.
+// Timing device work with CUDA events: one warm-up, then the median of `repeat` timed runs. Before
+// each timed run the stream is held busy for 50 µs (validation::hold_stream) while the host enqueues
+// the work, so the time is the GPU's and not the host's launch latency (as nvbench does).
 #pragma once
 #include <cuda_runtime_api.h>
 #include <algorithm>
 #include <vector>
 #include "parascan/error.hpp"
+#include "parascan/validation/cub_scan.hpp"
 
 namespace parascan::app {
 
@@ -22,6 +25,7 @@ class event_pair {
   /// Milliseconds taken by the device work `f` enqueues on `stream`.
   template <class F>
   double time_ms(F&& f, cudaStream_t stream = 0) {
+    PARASCAN_CUDA_CHECK(validation::hold_stream(stream, 50));
     PARASCAN_CUDA_CHECK(cudaEventRecord(start_, stream));
     f();
     PARASCAN_CUDA_CHECK(cudaEventRecord(stop_, stream));

@@ -70,6 +70,21 @@ cudaError_t fill_random_words(std::uint32_t* d, std::size_t words, std::uint64_t
   return cudaPeekAtLastError();
 }
 
+namespace {
+__global__ void hold_kernel(unsigned long long ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+}  // namespace
+
+cudaError_t hold_stream(cudaStream_t stream, unsigned microseconds) {
+  hold_kernel<<<1, 1, 0, stream>>>(1000ull * microseconds);
+  return cudaPeekAtLastError();
+}
+
 cudaError_t fill_sparse_ones(float* d, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
   try {
     thrust::tabulate(thrust::cuda::par.on(stream), d, d + n, sparse_one{seed});

@@ -41,6 +41,11 @@ cudaError_t count_mod3_exclusive_mismatches(const std::uint64_t* d_out, std::int
 /// Benchmark helpers: fill with hashed pseudo-random words (never all zero), and count the 32-bit
 /// words where two device buffers differ.
 cudaError_t fill_random_words(std::uint32_t* d, std::size_t words, std::uint64_t seed, cudaStream_t stream = 0);
+/// Keeps `stream` busy for about `microseconds` (one thread spinning on the GPU clock), so that work
+/// the host enqueues meanwhile starts back to back: timing then measures the GPU, not the host's
+/// launch latency (nvbench blocks its stream for the same reason).
+cudaError_t hold_stream(cudaStream_t stream, unsigned microseconds);
+
 /// Floats 1 (one in 64, hashed) or 0: every prefix sum of up to 2^30 of them is exact in f32, so a
 /// float scan can be checked word for word whatever the order of its additions.
 cudaError_t fill_sparse_ones(float* d, std::size_t n, std::uint64_t seed, cudaStream_t stream = 0);
