@@ -708,16 +708,20 @@ __global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
 }
 
 // ---- The single-pass table: one read of the image --------------------------------------------
-// Warps take tiles in row-major order from a ticket counter, so every tile a tile waits for is held by
-// a running warp. A warp reads its tile once for its row and column sums, then gets its carries by
-// decoupled look-back (Merrill & Garland 2016) in two directions:
-//   rows:    the tile publishes its 64 row sums (aggregate), looks left along its tile row for the
-//            sums of its rows left of it, and publishes those plus its own (inclusive);
+// Blocks take rows of 8 tiles side by side (a warp per tile) in row-major order from a ticket counter,
+// so every tile a tile waits for is held by a running block. A warp reads its tile once for its row
+// and column sums, then the carries come by decoupled look-back (Merrill & Garland 2016) in two
+// directions:
+//   rows:    the block's warps add their 64 row sums in shared memory; warp 0 publishes the block's
+//            (aggregate), looks left along the tile row for the sums left of the block and publishes
+//            those plus its own (inclusive); each warp adds the warps before it in the block;
 //   columns: with the row carries known, the tile's share of the table's row below it is known up to
 //            what lies above: V(x) = Σ over the tile's rows of (row carry + the row's prefix to x).
-//            It publishes V, looks up its tile column for table(y0 − 1, x) and publishes that plus V.
-// Then it writes its table rows, reading the tile again (from L2: it was read microseconds ago).
-// Traffic: the image once, the table once, per tile 2 × (64 + 128) values of status.
+//            The warp publishes V, looks up its tile column for table(y0 − 1, x) and publishes that
+//            plus V.
+// Then it writes its table rows, reading the tile again: from shared memory for 8-bit pixels (staged
+// on the first read), from L2 otherwise.
+// Traffic: the image once, the table once, 2 × 128 values of status per tile and 2 × 64 per block.
 
 /// A line of per-tile vectors for the look-back: flags[t] is the state of tile t (tile_status.cuh's
 /// states); lane l's V values are at aggregates/inclusives[(t · 32 + l) · V + j].
