@@ -144,8 +144,14 @@ TEST_F(sat_test, tall_images_scan_the_corners_apart) {
   check_sat<std::uint8_t, std::uint64_t>(img, 131, 65601, sat_layout::inclusive, true);
 }
 
-TEST_F(sat_test, large_8_bit_images_take_the_three_blocks_per_sm_kernel) {
-  // More than 16384 tiles: the single-pass kernel's other launch shape (device_sat.cuh).
+TEST_F(sat_test, wide_8_bit_images_take_blocks_of_16_tiles) {
+  // At least 16 tiles wide: the single-pass kernel's blocks of 16 tiles (device_sat.cuh), the last
+  // block of a tile row with tiles past the image or not; narrower images take blocks of 8.
+  for (const std::int64_t w : {2048, 2049, 1920}) {  // 16 tiles, 17 (a block of 1 tile), 15
+    const auto img = random_image<std::uint8_t>(w, 131, 255, 23);
+    check_sat<std::uint8_t, std::uint32_t>(img, w, 131, sat_layout::padded, false);
+    check_sat<std::uint8_t, std::uint64_t>(img, w, 131, sat_layout::inclusive, true);
+  }
   if (test::small_sizes_only()) GTEST_SKIP() << "large image: not under the sanitizer";
   const std::int64_t w = 16385, h = 8193;  // 129 × 129 tiles
   check_sat<std::uint8_t, std::uint32_t>(random_image<std::uint8_t>(w, h, 255, 22), w, h, sat_layout::padded, false);

@@ -875,15 +875,16 @@ struct single_pass_status {
 /// Whether the single-pass kernel keeps its tiles in shared memory (1-byte pixels), and how much.
 template <class In>
 constexpr bool stages_tiles = sizeof(In) == 1;
-template <class In>
-constexpr std::size_t staged_bytes = stages_tiles<In> ? std::size_t(warps_per_block) * tile_rows * tile_cols : 0;
+template <class In, int Warps = warps_per_block>
+constexpr std::size_t staged_bytes = stages_tiles<In> ? std::size_t(Warps) * tile_rows * tile_cols : 0;
 
-/// Images of at most this many tiles (8192² has 8192) run the 8-bit single-pass kernel at 2 blocks per SM.
-constexpr std::int64_t single_pass_small_tiles = 16384;
+/// 8-bit images at least this many tiles wide run the single-pass kernel in blocks of 16 tiles (warps),
+/// one per SM; narrower ones in blocks of 8 tiles, two per SM (performance.md entry 17).
+constexpr int single_pass_wide_warps = 16;
 
-/// Blocks of the single-pass kernel per tile row.
-inline __host__ __device__ std::int64_t single_pass_blocks_x(const grid_shape& g) {
-  return (g.tiles_x + warps_per_block - 1) / warps_per_block;
+/// Blocks of the single-pass kernel (`warps` tiles each) per tile row.
+inline __host__ __device__ std::int64_t single_pass_blocks_x(const grid_shape& g, int warps = warps_per_block) {
+  return (g.tiles_x + warps - 1) / warps;
 }
 
 /// Zeroes the single-pass status (ticket and flags) and lets the table kernel launch meanwhile: it
@@ -896,15 +897,15 @@ __global__ void __launch_bounds__(256) clear_status_kernel(unsigned* words, std:
     words[i] = 0;
 }
 
-/// Lets `kernel` (single_pass_table_kernel<In, Acc, MinBlocks>) use staged_bytes<In> of dynamic shared
-/// memory on `device`, once per kernel and device (the call costs microseconds of host time).
-template <class In, class Acc, int MinBlocks, class Kernel>
+/// Lets `kernel` (single_pass_table_kernel<In, Acc, MinBlocks, …, Warps>) use staged_bytes<In, Warps> of
+/// dynamic shared memory on `device`, once per kernel and device (the call costs microseconds of host time).
+template <class In, class Acc, int MinBlocks, int Warps, class Kernel>
 cudaError_t opt_in_staged_memory(Kernel kernel, int device) {
   static std::atomic<unsigned long long> opted_in{0};
   const unsigned long long bit = 1ull << (device % 64);
   if (opted_in.load(std::memory_order_relaxed) & bit) return cudaSuccess;
   const cudaError_t e =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(staged_bytes<In>));
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(staged_bytes<In, Warps>));
   if (e == cudaSuccess) opted_in.fetch_or(bit, std::memory_order_relaxed);
   return e;
 }
@@ -918,22 +919,22 @@ constexpr int single_pass_rows_in_flight = 64 / (lane_cols * static_cast<int>(si
 constexpr int single_pass_min_blocks = 3;
 
 template <class In, class Acc, int MinBlocks = single_pass_min_blocks, int ReadDepth = single_pass_rows_in_flight<In>,
-          int WriteDepth = rows_in_flight<In>>
-__global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
+          int WriteDepth = rows_in_flight<In>, int Warps = warps_per_block>
+__global__ void __launch_bounds__(Warps * 32, MinBlocks)
     single_pass_table_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, bool vector_in,
                              single_pass_status<Acc> status, Acc* table, std::size_t table_pitch, int shift) {
-  // A block takes warps_per_block tiles side by side in one tile row (block tiles in row-major order
+  // A block takes Warps tiles side by side in one tile row (block tiles in row-major order
   // from the ticket): its warps sum their rows' carries among themselves in shared memory, and warp 0
   // alone looks back along the tile row for the sums left of the block.
-  __shared__ Acc row_part[warps_per_block][tile_rows];
+  __shared__ Acc row_part[Warps][tile_rows];
   __shared__ Acc block_carry[tile_rows];
   __shared__ unsigned long long block_ticket;
   const int lane = threadIdx.x % warp::warp_threads, w = threadIdx.x / warp::warp_threads;
   wait_for_previous_grid();  // the status cleared by clear_status_kernel
   if (threadIdx.x == 0) block_ticket = atomicAdd(status.ticket, 1ull);
   __syncthreads();
-  const std::int64_t b = static_cast<std::int64_t>(block_ticket), blocks_x = single_pass_blocks_x(g);
-  const std::int64_t ty = b / blocks_x, bx = b % blocks_x, tx = bx * warps_per_block + w;
+  const std::int64_t b = static_cast<std::int64_t>(block_ticket), blocks_x = single_pass_blocks_x(g, Warps);
+  const std::int64_t ty = b / blocks_x, bx = b % blocks_x, tx = bx * Warps + w;
   const std::int64_t t = ty * g.tiles_x + tx;
   const bool live = tx < g.tiles_x;  // the last block of a tile row may have warps past its end
   // 8-bit tiles are kept in shared memory between the two passes over them (8 KB per warp), so the
@@ -962,7 +963,7 @@ __global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
   if (w == 0) {
     Acc total[2] = {Acc(0), Acc(0)}, left[2];
 #pragma unroll
-    for (int i = 0; i < warps_per_block; ++i) {
+    for (int i = 0; i < Warps; ++i) {
       total[0] = total[0] + row_part[i][lane];
       total[1] = total[1] + row_part[i][lane + 32];
     }
@@ -1103,33 +1104,41 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
   constexpr int threads = warps_per_block * 32;
   cudaError_t e;
   if (single) {
-    const std::int64_t single_blocks = single_pass_blocks_x(g) * g.tiles_y;
-    if (single_blocks > INT_MAX) return cudaErrorInvalidValue;
     const std::int64_t words = static_cast<std::int64_t>(single_pass_status<Acc>::zeroed_bytes(g.tiles()) / sizeof(unsigned));
     const std::int64_t clear_blocks = std::min<std::int64_t>((words + 255) / 256, 1024);
+    if (single_pass_blocks_x(g, 1) * g.tiles_y > INT_MAX) return cudaErrorInvalidValue;
     clear_status_kernel<<<static_cast<unsigned>(clear_blocks), 256, 0, stream>>>(static_cast<unsigned*>(d_temp), words);
     if ((e = check_launch(stream, false)) != cudaSuccess) return e;
     int device = 0, major = 0;
     if ((e = cudaGetDevice(&device)) != cudaSuccess) return e;
     if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess) return e;
-    const auto launch = [&](auto kernel, auto min_blocks) {
+    // kernel = single_pass_table_kernel<In, Acc, MinBlocks, …, Warps>: blocks of Warps tiles.
+    const auto launch = [&](auto kernel, auto min_blocks, auto warps) {
+      constexpr int Warps = decltype(warps)::value;
       cudaError_t err = cudaSuccess;
-      if constexpr (staged_bytes<In> > 0)
-        err = opt_in_staged_memory<In, Acc, decltype(min_blocks)::value>(kernel, device);
+      if constexpr (staged_bytes<In, Warps> > 0)
+        err = opt_in_staged_memory<In, Acc, decltype(min_blocks)::value, Warps>(kernel, device);
       if (err != cudaSuccess) return err;
-      return launch_after_previous(major >= 9, kernel, static_cast<unsigned>(single_blocks), threads, staged_bytes<In>,
-                                   stream, d_image, image_pitch, g, squared, vector_in,
-                                   single_pass_status<Acc>::carve(d_temp, g.tiles()), d_table, table_pitch, shift);
+      const auto blocks = static_cast<unsigned>(single_pass_blocks_x(g, Warps) * g.tiles_y);
+      return launch_after_previous(major >= 9, kernel, blocks, Warps * 32, staged_bytes<In, Warps>, stream, d_image,
+                                   image_pitch, g, squared, vector_in, single_pass_status<Acc>::carve(d_temp, g.tiles()),
+                                   d_table, table_pitch, shift);
     };
-    // 8-bit images up to single_pass_small_tiles tiles run at 2 blocks per SM: fewer tiles in flight
-    // finish sooner, so the last ones leave less of the GPU idle (8192²: 0.169 against 0.175 ms).
+    using std::integral_constant;
     if constexpr (stages_tiles<In>) {
-      if (g.tiles() <= single_pass_small_tiles)
-        e = launch(single_pass_table_kernel<In, Acc, 2>, std::integral_constant<int, 2>{});
+      // 8-bit tiles staged in shared memory (8 KB per warp): blocks of 16 tiles, one per SM, where the
+      // image is wide enough (8192²: 0.155 against 0.161 ms for two blocks of 8; 16384²: 0.567 against
+      // 0.577 for three blocks of 8), else blocks of 8, two per SM (fewer warps without a tile).
+      constexpr int wide = single_pass_wide_warps;
+      if (g.tiles_x >= wide)
+        e = launch(single_pass_table_kernel<In, Acc, 1, single_pass_rows_in_flight<In>, rows_in_flight<In>, wide>,
+                   integral_constant<int, 1>{}, integral_constant<int, wide>{});
       else
-        e = launch(single_pass_table_kernel<In, Acc>, std::integral_constant<int, single_pass_min_blocks>{});
+        e = launch(single_pass_table_kernel<In, Acc, 2>, integral_constant<int, 2>{},
+                   integral_constant<int, warps_per_block>{});
     } else {
-      e = launch(single_pass_table_kernel<In, Acc>, std::integral_constant<int, single_pass_min_blocks>{});
+      e = launch(single_pass_table_kernel<In, Acc>, integral_constant<int, single_pass_min_blocks>{},
+                 integral_constant<int, warps_per_block>{});
     }
     if (e != cudaSuccess) return e;
     return check_launch(stream, false);
