@@ -8,27 +8,11 @@
 #include <random>
 #include <vector>
 #include "parascan/device/device_onesweep.cuh"
+#include "experiment_timing.cuh"
 
 using namespace parascan;
 using namespace parascan::device::onesweep;
 using parascan::device::sort_detail::no_values;
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); std::exit(1);} } while (0)
-
-template <class F>
-float time_ms(F f, int reps = 10) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-  f();
-  std::vector<float> ts;
-  for (int r = 0; r < reps; ++r) {
-    CK(cudaEventRecord(a)); f(); CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
-    float ms; CK(cudaEventElapsedTime(&ms, a, b)); ts.push_back(ms);
-  }
-  CK(cudaGetLastError());
-  std::sort(ts.begin(), ts.end());
-  return ts[ts.size() / 2];
-}
 
 int main(int argc, char** argv) {
   const std::int64_t n = std::int64_t(1) << (argc > 1 ? std::atoi(argv[1]) : 28);
@@ -44,9 +28,9 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&status, tiles * digits * 4)); CK(cudaMalloc(&counter, 4)); CK(cudaMalloc(&bins, 4 * digits * 4));
   const pass_set ps{0, 32, 4, key_kind::unsigned_int, false};
   std::printf("n = 2^%d\n", (int)std::log2((double)n));
-  std::printf("copy D2D           %8.4f ms\n", time_ms([&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); }));
-  std::printf("status memset      %8.4f ms\n", time_ms([&] { CK(cudaMemsetAsync(status, 0, n / 4096 * digits * 4)); }));
-  std::printf("histogram+scan     %8.4f ms\n", time_ms([&] {
+  std::printf("copy D2D           %8.4f ms\n", median_ms({10}, [&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); }));
+  std::printf("status memset      %8.4f ms\n", median_ms({10}, [&] { CK(cudaMemsetAsync(status, 0, n / 4096 * digits * 4)); }));
+  std::printf("histogram+scan     %8.4f ms\n", median_ms({10}, [&] {
     CK(cudaMemsetAsync(bins, 0, 4 * digits * 4));
     const std::int64_t hb = (n + hist_tile - 1) / hist_tile;
     histogram_kernel<std::uint32_t, std::uint32_t><<<(unsigned)std::min<std::int64_t>(hb, hist_max_blocks), threads>>>(in, n, ps, bins);
@@ -54,33 +38,35 @@ int main(int argc, char** argv) {
   }));
   auto pass = [&](auto kernel, int threads_, int items) {
     const std::int64_t t = (n + threads_ * items - 1) / (threads_ * items);
-    return time_ms([&] {
+    return median_ms({10}, [&] {
       CK(cudaMemsetAsync(status, 0, t * digits * 4));
       CK(cudaMemsetAsync(counter, 0, 4));
       kernel<<<(unsigned)t, threads_>>>(in, out, nullptr, nullptr, 0, n, ps.place(0), bins, nullptr, status, counter);
     });
   };
-#define PASS(T, I, MB, U) std::printf("pass threads %d items %2d mb %d uniform %d %8.4f ms\n", T, I, MB, U, pass(onesweep_kernel<std::uint32_t, no_values, std::uint32_t, I, T, MB, U>, T, I))
-  PASS(256, 28, 2, false); PASS(256, 28, 2, true);
+  // (The kernel's `uniform` switch compared here first became the only path: runs of equal digits are
+  // counted once, commit 2ccc085.)
+#define PASS(T, I, MB) std::printf("pass threads %d items %2d mb %d %8.4f ms\n", T, I, MB, pass(onesweep_kernel<std::uint32_t, no_values, std::uint32_t, I, T, MB>, T, I))
+  PASS(256, 28, 2);
   std::vector<std::uint32_t> few(n);
   for (std::int64_t i = 0; i < n; ++i) few[i] = (rng() % 5) * 0x9E3779B9u;
   CK(cudaMemcpy(in, few.data(), n * 4, cudaMemcpyHostToDevice));
   std::printf("5 distinct keys:\n");
-  PASS(256, 28, 2, false); PASS(256, 28, 2, true);
+  PASS(256, 28, 2);
   CK(cudaMemset(in, 0x5a, n * 4));
   std::printf("all equal:\n");
-  PASS(256, 28, 2, false); PASS(256, 28, 2, true);
+  PASS(256, 28, 2);
   CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
   std::printf("pairs u32/u32 256 x 28: %8.4f ms\n", [&] {
     std::uint32_t *vin, *vout; CK(cudaMalloc(&vin, n * 4)); CK(cudaMalloc(&vout, n * 4));
     const std::int64_t t = (n + 7167) / 7168;
-    return time_ms([&] {
+    return median_ms({10}, [&] {
       CK(cudaMemsetAsync(status, 0, t * digits * 4));
       CK(cudaMemsetAsync(counter, 0, 4));
       onesweep_kernel<std::uint32_t, std::uint32_t, std::uint32_t, 28, 256><<<(unsigned)t, 256>>>(in, out, vin, vout, 0, n, ps.place(0), bins, nullptr, status, counter);
     });
   }());
-  PASS(256, 28, 2, true);  // leaves its output for the check
+  PASS(256, 28, 2);  // leaves its output for the check
   // correctness of one pass: the output's digit 0..7 non-decreasing
   std::vector<std::uint32_t> o(n);
   CK(cudaMemcpy(o.data(), out, n * 4, cudaMemcpyDeviceToHost));
@@ -91,5 +77,5 @@ int main(int argc, char** argv) {
   std::size_t tb = 0;
   CK(cub::DeviceRadixSort::SortKeys(temp, tb, in, out, (int)n));
   CK(cudaMalloc(&temp, tb));
-  std::printf("CUB SortKeys       %8.4f ms\n", time_ms([&] { CK(cub::DeviceRadixSort::SortKeys(temp, tb, in, out, (int)n)); }));
+  std::printf("CUB SortKeys       %8.4f ms\n", median_ms({10}, [&] { CK(cub::DeviceRadixSort::SortKeys(temp, tb, in, out, (int)n)); }));
 }

@@ -9,38 +9,11 @@
 #include <cstdlib>
 #include <vector>
 #include "parascan/device/device_sat.cuh"
+#include "experiment_timing.cuh"
 
 using namespace parascan;
 using namespace parascan::device::sat_detail;
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); std::exit(1);} } while (0)
-
-// Median of 31 runs, each started after the stream has been held 50 µs (so the launch is not timed).
-__global__ void hold_kernel(long long ns) {
-  const long long start = clock64();
-  while (clock64() - start < ns * 2) {}
-}
-template <class F>
-float median_ms(F f) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  f();
-  std::vector<float> t;
-  for (int i = 0; i < 31; ++i) {
-    hold_kernel<<<1, 1>>>(50000);
-    CK(cudaEventRecord(a));
-    f();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  CK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 int main(int argc, char** argv) {
   std::vector<std::int64_t> sides;
@@ -63,7 +36,7 @@ int main(int argc, char** argv) {
       for (auto& v : h) v = static_cast<std::uint8_t>((x = x * 1664525u + 1013904223u) >> 24);
       CK(cudaMemcpy(img, h.data(), h.size(), cudaMemcpyHostToDevice));
     }
-    const float copy = median_ms([&] { CK(cudaMemcpyAsync(scratch, table, cells * sizeof(Acc), cudaMemcpyDeviceToDevice)); });
+    const float copy = median_ms({31, 1, 50}, [&] { CK(cudaMemcpyAsync(scratch, table, cells * sizeof(Acc), cudaMemcpyDeviceToDevice)); });
     const double floor_ms = cells * (1.0 + sizeof(Acc)) / (2.0 * cells * sizeof(Acc) / copy);
     std::printf("%lld² (%lld tiles): copy %.0f GB/s, floor %.4f ms\n", static_cast<long long>(side),
                 static_cast<long long>(g.tiles()), 2.0 * cells * sizeof(Acc) / copy / 1e6, floor_ms);
@@ -78,11 +51,11 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&temp, bytes));
     CK(summed_area_table(temp, bytes, img, side, reference, side * sizeof(Acc), shape, sat_layout::inclusive, false, 0,
                          sat_algorithm::three_pass));
-    const float three = median_ms([&] {
+    const float three = median_ms({31, 1, 50}, [&] {
       CK(summed_area_table(temp, bytes, img, side, table, side * sizeof(Acc), shape, sat_layout::inclusive, false, 0,
                            sat_algorithm::three_pass));
     });
-    const float library = median_ms([&] {
+    const float library = median_ms({31, 1, 50}, [&] {
       CK(summed_area_table(temp, bytes, img, side, table, side * sizeof(Acc), shape, sat_layout::inclusive, false, 0,
                            sat_algorithm::single_pass));
     });
@@ -111,7 +84,7 @@ int main(int argc, char** argv) {
       const bool same = got == want;
       int per_sm = 0;
       CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, warps * 32, smem));
-      const float ms = median_ms(run);
+      const float ms = median_ms({31, 1, 50}, run);
       std::printf("  %-22s %d blocks/SM of %d warps: %.4f ms = %.1f%% of copy%s\n", name, per_sm, warps, ms,
                   100 * floor_ms / ms, same ? "" : "  WRONG TABLE");
     };

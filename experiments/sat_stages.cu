@@ -8,36 +8,12 @@
 #include <vector>
 #define PARASCAN_SAT_LOOK_BACK_COUNTERS
 #include "parascan/device/device_sat.cuh"
+#include "experiment_timing.cuh"
 
 using namespace parascan;
 using namespace parascan::device::sat_detail;
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); std::exit(1);} } while (0)
-
 int g_reps = 20;
-
-template <class F>
-float median_ms(F f) {
-  const int reps = g_reps;
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  f();
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    CK(cudaEventRecord(a));
-    f();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  CK(cudaGetLastError());
-  if (t.empty()) return 0;
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 int main(int argc, char** argv) {
   const std::int64_t side = argc > 1 ? std::atoll(argv[1]) : 8192;
@@ -57,7 +33,7 @@ int main(int argc, char** argv) {
     for (auto& v : h) v = static_cast<std::uint8_t>((x = x * 1664525u + 1013904223u) >> 24);
     CK(cudaMemcpy(img, h.data(), h.size(), cudaMemcpyHostToDevice));
   }
-  const float copy = median_ms([&] { CK(cudaMemcpyAsync(scratch, table, side * side * sizeof(Acc), cudaMemcpyDeviceToDevice)); });
+  const float copy = median_ms({g_reps}, [&] { CK(cudaMemcpyAsync(scratch, table, side * side * sizeof(Acc), cudaMemcpyDeviceToDevice)); });
   std::printf("copy of the table bytes: %.4f ms = %.0f GB/s\n", copy, 2.0 * side * side * sizeof(Acc) / copy / 1e6);
   std::size_t bytes = 0;
   summed_area_table(nullptr, bytes, img, side, table, side * sizeof(Acc), shape, sat_layout::inclusive, false, 0,
@@ -75,26 +51,26 @@ int main(int argc, char** argv) {
   line_scan<Acc> down{totals, g.tiles_x, g.tiles_y, g.tiles_y, 1, line_group(g.tiles_x, g.tiles_y, 1)};
   const unsigned blocks = static_cast<unsigned>((g.tiles() + warps_per_block - 1) / warps_per_block);
   const unsigned carry_blocks = static_cast<unsigned>(rows_job.blocks() + cols_job.blocks() + across.blocks());
-  const float t0 = median_ms([&] { tile_sums_kernel<<<blocks, 256>>>(img, side, g, false, true, row_sums, col_sums, totals); });
+  const float t0 = median_ms({g_reps}, [&] { tile_sums_kernel<<<blocks, 256>>>(img, side, g, false, true, row_sums, col_sums, totals); });
   const unsigned byte_blocks = static_cast<unsigned>((byte_warps(g) + warps_per_block - 1) / warps_per_block);
-  const float t1 = median_ms([&] { byte_tile_sums_kernel<<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
-  const float t4 = median_ms([&] { byte_tile_sums_kernel<Acc, 4><<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
-  const float t8 = median_ms([&] { byte_tile_sums_kernel<Acc, 8><<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
-  const float t16 = median_ms([&] { byte_tile_sums_kernel<Acc, 16><<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
+  const float t1 = median_ms({g_reps}, [&] { byte_tile_sums_kernel<<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
+  const float t4 = median_ms({g_reps}, [&] { byte_tile_sums_kernel<Acc, 4><<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
+  const float t8 = median_ms({g_reps}, [&] { byte_tile_sums_kernel<Acc, 8><<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
+  const float t16 = median_ms({g_reps}, [&] { byte_tile_sums_kernel<Acc, 16><<<byte_blocks, 256>>>(img, side, g, row_sums, col_sums, totals); });
   std::printf("byte tile sums, 4 / 8 / 16 rows in flight: %.4f / %.4f / %.4f ms\n", t4, t8, t16);
   std::printf("generic tile sums %.4f ms (%.0f GB/s of image)\n", t0, side * side / t0 / 1e6);
-  const float t2 = median_ms([&] { line_scans_kernel<<<carry_blocks, line_threads>>>(rows_job, cols_job, across); });
-  const float t3 = median_ms([&] { line_scans_kernel<<<static_cast<unsigned>(down.blocks()), line_threads>>>(down, line_scan<Acc>{}, line_scan<Acc>{}); });
+  const float t2 = median_ms({g_reps}, [&] { line_scans_kernel<<<carry_blocks, line_threads>>>(rows_job, cols_job, across); });
+  const float t3 = median_ms({g_reps}, [&] { line_scans_kernel<<<static_cast<unsigned>(down.blocks()), line_threads>>>(down, line_scan<Acc>{}, line_scan<Acc>{}); });
   std::printf("byte tile sums %.4f ms (%.0f GB/s of image), carries %.4f ms (groups %d %d %d), corners %.4f ms\n", t1,
               side * side / t1 / 1e6, t2, rows_job.group, cols_job.group, across.group, t3);
   for (int shift : {0, 1}) {
     const std::size_t pitch = (side + shift) * sizeof(Acc);
     const sat_layout layout = shift ? sat_layout::padded : sat_layout::inclusive;
     const double floor_copy = (side * side * (1.0 + sizeof(Acc))) / (2.0 * side * side * sizeof(Acc) / copy);
-    const float t4 = median_ms([&] {
+    const float t4 = median_ms({g_reps}, [&] {
       table_kernel<<<blocks, 256>>>(img, side, g, false, true, row_sums, col_sums, totals, false, table, pitch, shift);
     });
-    const float three = median_ms([&] {
+    const float three = median_ms({g_reps}, [&] {
       summed_area_table(temp, bytes, img, side, table, pitch, shape, layout, false, 0, sat_algorithm::three_pass);
     });
     std::printf("%s three-pass: table kernel %.4f ms, whole %.4f ms = %.1f%% of copy\n", shift ? "padded" : "inclusive", t4,
@@ -109,7 +85,7 @@ int main(int argc, char** argv) {
     const unsigned sp_blocks = static_cast<unsigned>(single_pass_blocks_x(g) * g.tiles_y);
     const auto single = [&](auto kernel) {
       CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
-      return median_ms([&] {
+      return median_ms({g_reps}, [&] {
         CK(cudaMemsetAsync(sp_temp, 0, zero));
         kernel<<<sp_blocks, 256, 65536>>>(img, side, g, false, true, status, table, pitch, shift);
       });
@@ -155,8 +131,8 @@ int main(int argc, char** argv) {
         std::printf("  look-back %s: %llu polls not ready, %llu windows, %llu tiles summed (%lld tiles)\n", d ? "columns" : "rows",
                     counts[d][0], counts[d][1], counts[d][2], static_cast<long long>(g.tiles()));
     }
-    const float whole = median_ms([&] { summed_area_table(sp_temp, sp_bytes, img, side, table, pitch, shape, layout); });
-    const float back_to_back = median_ms([&] {
+    const float whole = median_ms({g_reps}, [&] { summed_area_table(sp_temp, sp_bytes, img, side, table, pitch, shape, layout); });
+    const float back_to_back = median_ms({g_reps}, [&] {
       for (int i = 0; i < 10; ++i) summed_area_table(sp_temp, sp_bytes, img, side, table, pitch, shape, layout);
     }) / 10;
     std::printf("%s: 10 tables back to back, each %.4f ms = %.1f%% of copy\n", shift ? "padded" : "inclusive", back_to_back,

@@ -7,31 +7,11 @@
 #include <vector>
 #include <cub/cub.cuh>
 #include "parascan/device/device_scan.cuh"
+#include "experiment_timing.cuh"
 
 using namespace parascan;
 using namespace parascan::device;
 using T = unsigned long long;
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); std::exit(1);} } while (0)
-
-template <class F>
-float median_ms(F f, int reps = 15) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  f();
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    CK(cudaEventRecord(a));
-    f();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 __global__ void fill(T* p, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n; i += gridDim.x * static_cast<std::int64_t>(blockDim.x))
@@ -53,7 +33,7 @@ void shape(const T* in, T* out, const T* ref, std::int64_t n, float cub_ms) {
                                                     storage.counter);
     CK(cudaGetLastError());
   };
-  const float ms = median_ms(launch);
+  const float ms = median_ms({15}, launch);
   CK(cudaMemset(out, 0x5a, n * sizeof(T)));
   launch();
   std::vector<T> a(n), b(n);
@@ -75,8 +55,8 @@ int main() {
     cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, ref, n);
     void* temp;
     CK(cudaMalloc(&temp, bytes));
-    const float cub_ms = median_ms([&] { cub::DeviceScan::ExclusiveSum(temp, bytes, in, ref, n); });
-    const float copy = median_ms([&] { CK(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
+    const float cub_ms = median_ms({15}, [&] { cub::DeviceScan::ExclusiveSum(temp, bytes, in, ref, n); });
+    const float copy = median_ms({15}, [&] { CK(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
     std::printf("2^%d u64: CUB %.4f ms, copy %.4f ms (CUB at %.0f%% of copy)\n", k, cub_ms, copy, 100 * copy / cub_ms);
     shape<256, 8>(in, out, ref, n, cub_ms);
     shape<256, 16>(in, out, ref, n, cub_ms);

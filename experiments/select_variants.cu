@@ -6,11 +6,10 @@
 #include <vector>
 #include <algorithm>
 #include "parascan/device/device_select.cuh"
+#include "experiment_timing.cuh"
 
 using namespace parascan;
 using namespace parascan::device;
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); std::exit(1);} } while (0)
 
 struct half_rule {
   __host__ __device__ bool operator()(std::uint32_t x) const { return x < 0x80000000u; }
@@ -147,27 +146,6 @@ __global__ void fill(std::uint32_t* p, std::int64_t n) {
   }
 }
 
-template <class F>
-float time_ms(F f, int reps = 20) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  f();
-  f();
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    CK(cudaEventRecord(a));
-    f();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 std::int64_t g_n;
 std::uint32_t *g_in, *g_out, *g_ref;
 std::int64_t* g_count;
@@ -202,7 +180,7 @@ void run_variant(const char* name, float cub_ms) {
   }
   unsigned long long zero[4] = {0, 0, 0, 0}, st[4];
   CK(cudaMemcpyToSymbol(g_stats, zero, sizeof zero));
-  const float ms = time_ms(go);
+  const float ms = median_ms({20, 2}, go);
   CK(cudaMemcpyFromSymbol(st, g_stats, sizeof st));
   if (Stats && st[3]) std::printf("    look-back: %.0f ns/tile, %.2f polls/tile, %.2f windows/tile\n", double(st[0]) / st[3], double(st[1]) / st[3], double(st[2]) / st[3]);
   std::printf("%-28s regs %3d occ %d blk/SM  %8.4f ms  ratio %.3f  %s\n", name, attr.numRegs, blocks, ms, cub_ms / ms,
@@ -230,7 +208,7 @@ void run_scan(const char* name, float cub_ms) {
   std::vector<std::uint32_t> a(g_n), b(g_n);
   CK(cudaMemcpy(a.data(), g_out, g_n * 4, cudaMemcpyDeviceToHost));
   CK(cudaMemcpy(b.data(), g_ref, g_n * 4, cudaMemcpyDeviceToHost));
-  const float ms = time_ms(go);
+  const float ms = median_ms({20, 2}, go);
   std::printf("scan %-23s occ %d blk/SM  %8.4f ms  ratio %.3f  %s\n", name, blocks, ms, cub_ms / ms, a == b ? "ok" : "WRONG");
 }
 
@@ -252,8 +230,8 @@ int main(int argc, char** argv) {
   cub_go();
   CK(cudaDeviceSynchronize());
   CK(cudaMemcpy(&g_ref_count, g_count, 8, cudaMemcpyDeviceToHost));
-  const float cub_ms = time_ms(cub_go);
-  const float copy_ms = time_ms([&] { CK(cudaMemcpyAsync(g_out, g_in, g_n * 4, cudaMemcpyDeviceToDevice)); });
+  const float cub_ms = median_ms({20, 2}, cub_go);
+  const float copy_ms = median_ms({20, 2}, [&] { CK(cudaMemcpyAsync(g_out, g_in, g_n * 4, cudaMemcpyDeviceToDevice)); });
   std::printf("n=2^%d kept %lld  CUB %.4f ms  copy %.4f ms (%.0f GB/s)\n", log_n, (long long)g_ref_count, cub_ms,
               copy_ms, 2.0 * g_n * 4 / copy_ms / 1e6);
   if (argc > 2) {  // scan sweep
@@ -263,7 +241,7 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&st, sb));
     auto cs = [&] { CK(cub::DeviceScan::ExclusiveSum(st, sb, g_in, g_ref, g_n)); };
     cs();
-    const float cub_scan = time_ms(cs);
+    const float cub_scan = median_ms({20, 2}, cs);
     std::printf("CUB scan %.4f ms\n", cub_scan);
     run_scan<256, 16, 0, 0>("256x16 0/0", cub_scan);
     run_scan<256, 16, 500, 76>("256x16 500/76", cub_scan);

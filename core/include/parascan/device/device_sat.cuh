@@ -193,10 +193,27 @@ __device__ __forceinline__ T exclusive_warp_sum(T v, int lane) {
   }
 }
 
-/// The warp's tile, or -1 past the last tile (the whole warp leaves together).
-__device__ __forceinline__ std::int64_t warp_tile(const grid_shape& g) {
+/// Rows of the tile that starts at image row y0 (fewer than tile_rows at the bottom of the image).
+__host__ __device__ __forceinline__ int rows_in_tile(const grid_shape& g, std::int64_t y0) {
+  return static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
+}
+
+/// A lane's place in its warp's tile (a warp per tile, tiles in row-major order by block and warp).
+struct tile_place {
+  std::int64_t tx, ty, y0, x;  // the tile's column and row, its first image row, the lane's first column
+  int lane, rows;              // the lane, the tile's rows in the image
+};
+/// The warp's tile; false past the last tile (the whole warp leaves together).
+__device__ __forceinline__ bool warp_tile(const grid_shape& g, tile_place& p) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * warps_per_block + threadIdx.x / warp::warp_threads;
-  return t < g.tiles() ? t : -1;
+  if (t >= g.tiles()) return false;
+  p.lane = threadIdx.x % warp::warp_threads;
+  p.ty = t / g.tiles_x;
+  p.tx = t % g.tiles_x;
+  p.y0 = p.ty * tile_rows;
+  p.x = p.tx * tile_cols + p.lane * lane_cols;
+  p.rows = rows_in_tile(g, p.y0);
+  return true;
 }
 
 /// Programmatic dependent launch (sm_90+; no-ops without it): a kernel lets the next one in the stream
@@ -237,7 +254,7 @@ __device__ __forceinline__ void tile_sums(const In* image, std::size_t pitch, co
                                           bool vector_in, std::int64_t tx, std::int64_t ty, int lane,
                                           Acc (&col)[lane_cols], Acc (&mine)[2], quad_t<In>* stage = nullptr) {
   const std::int64_t y0 = ty * tile_rows, x = tx * tile_cols + lane * lane_cols;
-  const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
+  const int rows = rows_in_tile(g, y0);
 #pragma unroll
   for (int k = 0; k < lane_cols; ++k) col[k] = Acc(0);
   mine[0] = mine[1] = Acc(0);
@@ -283,7 +300,7 @@ __device__ __forceinline__ void staged_byte_tile_sums(const std::uint8_t* image,
                                                       bool vector_in, std::int64_t tx, std::int64_t ty, int lane,
                                                       Acc (&col)[lane_cols], Acc (&mine)[2], unsigned* stage) {
   const std::int64_t y0 = ty * tile_rows, x = tx * tile_cols + lane * lane_cols;
-  const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
+  const int rows = rows_in_tile(g, y0);
   const bool vector = vector_in && x + lane_cols <= g.width;
   const std::uint8_t* first = row_of(image, pitch, y0);
   const bool fast = rows == tile_rows && __all_sync(warp::full_mask, vector);
@@ -319,12 +336,9 @@ __global__ void __launch_bounds__(warps_per_block * 32, min_blocks)
     tile_sums_kernel(const In* image, std::size_t pitch, grid_shape g, bool squared, bool vector_in, Acc* row_sums,
                      Acc* col_sums, Acc* totals) {
   allow_next_grid();
-  const std::int64_t t = warp_tile(g);
-  if (t < 0) return;
-  const int lane = threadIdx.x % warp::warp_threads;
-  const std::int64_t ty = t / g.tiles_x, tx = t % g.tiles_x, y0 = ty * tile_rows;
-  const std::int64_t x = tx * tile_cols + lane * lane_cols;
-  const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
+  tile_place p;
+  if (!warp_tile(g, p)) return;
+  const auto [tx, ty, y0, x, lane, rows] = p;
   Acc col[lane_cols], mine[2];
   tile_sums(image, pitch, g, squared, vector_in, tx, ty, lane, col, mine);
   Acc* rs = row_sums + tx * g.height + y0;
@@ -361,7 +375,7 @@ __global__ void __launch_bounds__(warps_per_block * 32, min_blocks)
   const std::int64_t ty = w / groups_x, gx = w % groups_x, y0 = ty * tile_rows;
   const std::int64_t tx = gx * byte_tiles_per_warp + lane / byte_tile_lanes;
   const std::int64_t x = gx * byte_tiles_per_warp * tile_cols + lane * byte_lane_cols;
-  const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
+  const int rows = rows_in_tile(g, y0);
   const bool full = x + byte_lane_cols <= g.width;
   const std::uint8_t* first = row_of(image, pitch, y0);
   unsigned col[byte_lane_cols / 2] = {};  // packed pairs: col[2i] = columns 4i, 4i+1; col[2i+1] = 4i+2, 4i+3
@@ -591,7 +605,7 @@ __device__ __forceinline__ void write_tile(const In* image, std::size_t pitch, c
                                            std::size_t table_pitch, int shift, const quad_t<In>* stage = nullptr) {
   const std::int64_t y0 = ty * tile_rows, x = tx * tile_cols + lane * lane_cols;
   const std::int64_t last = g.width - 1 + shift;  // the last table column
-  const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
+  const int rows = rows_in_tile(g, y0);
   if (shift && ty == 0) {
     const Acc zero[lane_cols] = {};
     store_row(table, x + shift, last, lane, zero);
@@ -673,12 +687,9 @@ __global__ void __launch_bounds__(warps_per_block * 32, MinBlocks)
                  const Acc* col_carries, const Acc* corners, bool corners_scanned, Acc* table, std::size_t table_pitch,
                  int shift) {
   wait_for_previous_grid();
-  const std::int64_t t = warp_tile(g);
-  if (t < 0) return;
-  const int lane = threadIdx.x % warp::warp_threads;
-  const std::int64_t ty = t / g.tiles_x, tx = t % g.tiles_x, y0 = ty * tile_rows;
-  const std::int64_t x = tx * tile_cols + lane * lane_cols;
-  const int rows = static_cast<int>(g.height - y0 < tile_rows ? g.height - y0 : tile_rows);
+  tile_place p;
+  if (!warp_tile(g, p)) return;
+  const auto [tx, ty, y0, x, lane, rows] = p;
   // The corner: with few tile rows the warp sums the tiles above from the totals scanned along tile
   // rows (at most corner_rows_in_kernel values); otherwise a kernel of its own scanned them downwards.
   Acc corner;

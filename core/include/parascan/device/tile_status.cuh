@@ -17,16 +17,24 @@ namespace parascan::device {
 
 enum tile_state : unsigned { state_invalid = 0, state_aggregate = 1, state_prefix = 2 };
 
-template <class T, bool Packed = (sizeof(T) <= 4)>
+/// How a tile's status travels: with a value of ≤ 4 bytes in one 64-bit word, with an 8-byte value
+/// in one 16-byte word, or (larger values) as a flag beside two value arrays.
+enum class status_words { packed, wide, split };
+template <class T>
+constexpr status_words status_words_for = sizeof(T) <= 4 ? status_words::packed
+                                          : sizeof(T) == 8 ? status_words::wide
+                                                           : status_words::split;
+
+template <class T, status_words Words = status_words_for<T>>
 struct tile_status;
 
 /// 8-byte values: status and value in one aligned 16-byte word.
 template <class T>
-struct wide_tile_status {
+struct tile_status<T, status_words::wide> {
   ulonglong2* words;
 
   static std::size_t bytes(std::int64_t tiles) { return static_cast<std::size_t>(tiles) * sizeof(ulonglong2); }
-  static wide_tile_status carve(void* p, std::int64_t) { return {static_cast<ulonglong2*>(p)}; }
+  static tile_status carve(void* p, std::int64_t) { return {static_cast<ulonglong2*>(p)}; }
 
   __device__ void init(std::int64_t tile) const { words[tile] = make_ulonglong2(0, 0); }
   __device__ void publish(std::int64_t tile, unsigned state, const T& v) const {
@@ -43,21 +51,9 @@ struct wide_tile_status {
     memcpy(&v, &bits, sizeof(T));
   }
 };
-template <>
-struct tile_status<std::uint64_t, false> : wide_tile_status<std::uint64_t> {
-  static tile_status carve(void* p, std::int64_t) { return {{static_cast<ulonglong2*>(p)}}; }
-};
-template <>
-struct tile_status<std::int64_t, false> : wide_tile_status<std::int64_t> {
-  static tile_status carve(void* p, std::int64_t) { return {{static_cast<ulonglong2*>(p)}}; }
-};
-template <>
-struct tile_status<double, false> : wide_tile_status<double> {
-  static tile_status carve(void* p, std::int64_t) { return {{static_cast<ulonglong2*>(p)}}; }
-};
 
 template <class T>
-struct tile_status<T, true> {
+struct tile_status<T, status_words::packed> {
   std::uint64_t* words;
 
   static std::size_t bytes(std::int64_t tiles) { return static_cast<std::size_t>(tiles) * sizeof(std::uint64_t); }
@@ -79,7 +75,7 @@ struct tile_status<T, true> {
 };
 
 template <class T>
-struct tile_status<T, false> {
+struct tile_status<T, status_words::split> {
   static_assert(sizeof(T) % 4 == 0, "unpacked tile values move as 32-bit words");
   static constexpr int words_per_value = sizeof(T) / 4;
   unsigned* flags;

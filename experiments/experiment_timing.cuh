@@ -1,0 +1,60 @@
+// The experiments' shared timer and error check (standalone programs, not part of the build).
+//   CK(call)                          a CUDA call that must succeed, else the program prints where and exits
+//   median_ms({reps, warmups, hold_us}, f)
+//                                     f run `warmups` times untimed, then `reps` times each between two
+//                                     events: the median in ms. With hold_us > 0 a one-thread kernel holds
+//                                     the stream that long before each timed run, so that the host's
+//                                     launch latency is not timed (as apps/common/timing.hpp does).
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CK(x)                                                                              \
+  do {                                                                                     \
+    cudaError_t e_ = (x);                                                                  \
+    if (e_ != cudaSuccess) {                                                               \
+      std::printf("CUDA %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);       \
+      std::exit(1);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+__global__ void experiment_hold_kernel(long long ns) {
+  long long start;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  for (long long now = start; now - start < ns;) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+}
+
+struct timing_options {
+  int reps = 20;
+  int warmups = 1;
+  int hold_us = 0;
+};
+
+template <class F>
+float median_ms(const timing_options& o, F f) {
+  const int reps = o.reps, warmups = o.warmups, hold_us = o.hold_us;
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  for (int i = 0; i < warmups; ++i) f();
+  std::vector<float> t;
+  for (int i = 0; i < reps; ++i) {
+    if (hold_us > 0) experiment_hold_kernel<<<1, 1>>>(1000ll * hold_us);
+    CK(cudaEventRecord(a));
+    f();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  CK(cudaGetLastError());
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  if (t.empty()) return 0;
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
