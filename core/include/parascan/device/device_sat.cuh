@@ -1114,15 +1114,17 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
   const bool vector_in = aligned(d_image, image_pitch, lane_cols * sizeof(In));
   constexpr int threads = warps_per_block * 32;
   cudaError_t e;
+  // Kernels after the first may start while their predecessor finishes (Hopper and later).
+  int device = 0, major = 0;
+  if ((e = cudaGetDevice(&device)) != cudaSuccess) return e;
+  if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess) return e;
+  const bool overlap = major >= 9;
   if (single) {
     const std::int64_t words = static_cast<std::int64_t>(single_pass_status<Acc>::zeroed_bytes(g.tiles()) / sizeof(unsigned));
     const std::int64_t clear_blocks = std::min<std::int64_t>((words + 255) / 256, 1024);
-    if (single_pass_blocks_x(g, 1) * g.tiles_y > INT_MAX) return cudaErrorInvalidValue;
+    if (g.tiles() > INT_MAX) return cudaErrorInvalidValue;  // then blocks of any number of tiles fit a grid
     clear_status_kernel<<<static_cast<unsigned>(clear_blocks), 256, 0, stream>>>(static_cast<unsigned*>(d_temp), words);
     if ((e = check_launch(stream, false)) != cudaSuccess) return e;
-    int device = 0, major = 0;
-    if ((e = cudaGetDevice(&device)) != cudaSuccess) return e;
-    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess) return e;
     // kernel = single_pass_table_kernel<In, Acc, MinBlocks, …, Warps>: blocks of Warps tiles.
     const auto launch = [&](auto kernel, auto min_blocks, auto warps) {
       constexpr int Warps = decltype(warps)::value;
@@ -1131,7 +1133,7 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
         err = opt_in_staged_memory<In, Acc, decltype(min_blocks)::value, Warps>(kernel, device);
       if (err != cudaSuccess) return err;
       const auto blocks = static_cast<unsigned>(single_pass_blocks_x(g, Warps) * g.tiles_y);
-      return launch_after_previous(major >= 9, kernel, blocks, Warps * 32, staged_bytes<In, Warps>, stream, d_image,
+      return launch_after_previous(overlap, kernel, blocks, Warps * 32, staged_bytes<In, Warps>, stream, d_image,
                                    image_pitch, g, squared, vector_in, single_pass_status<Acc>::carve(d_temp, g.tiles()),
                                    d_table, table_pitch, shift);
     };
@@ -1180,11 +1182,6 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
                                                                             row_sums, col_sums, totals);
   }
   if ((e = check_launch(stream, false)) != cudaSuccess) return e;
-  // The kernels after the first may start while their predecessor finishes (Hopper and later).
-  int device = 0, major = 0;
-  if ((e = cudaGetDevice(&device)) != cudaSuccess) return e;
-  if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess) return e;
-  const bool overlap = major >= 9;
   e = launch_after_previous(overlap, line_scans_kernel<Acc>, static_cast<unsigned>(carry_blocks), line_threads, 0, stream,
                             rows_job, cols_job, across);
   if (e != cudaSuccess || (e = check_launch(stream, false)) != cudaSuccess) return e;
