@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 """Plots of the benchmark results: throughput against size for every variant, beside CUB and the
-measured copy bandwidth. Reads the CSV of `bench --csv` and the JSON lines of scripts/bench_sort.sh.
+measured copy bandwidth. Reads the CSVs of `bench --csv` (the sort's from `bench --primitive sort --csv`).
 
     scripts/plots.py [--csv docs/bench-h100.csv] [--sat docs/bench-sat-h100.csv]
-                     [--sort docs/bench-sort-h100.jsonl] [--out docs/plots]
+                     [--sort docs/bench-sort-h100.csv] [--out docs/plots]
 """
 import argparse
 import csv
-import json
 import os
 
 import matplotlib
@@ -105,33 +104,42 @@ def sat_plot(rows, out):
                 "% of copy bandwidth (image read once, table written once)")
 
 
-def sort_plot(path_jsonl, out):
-    rows = [json.loads(l) for l in open(path_jsonl) if l.strip().startswith("{")]
-    rows = [r for r in rows if r["type"] == "u32" and r["mode"] == "keys"]
+def sort_plot(rows, out):
+    """Left: G keys/s of u32 keys by input, onesweep beside CUB. Right: onesweep's ratio to CUB."""
+    rows = [r for r in rows if r["primitive"] == "sort"]
     if not rows:
         return None
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    series, cub = {}, {}
-    for r in rows:
-        series.setdefault(f'{r["algorithm"]} {r["dist"]}', []).append((r["n"], r["keys_per_s"] / 1e9))
-        cub.setdefault(r["dist"], {})[r["n"]] = r["n"] / (r["cub_time_ms"] * 1e-3) / 1e9
-    for key, pts in sorted(series.items()):
-        pts.sort()
-        ax.plot([log2(n) for n, _ in pts], [g for _, g in pts], marker="o", ms=3, label=key,
-                ls="-" if "uniform" in key else ":")
-    for dist, pts in sorted(cub.items()):
-        pts = sorted(pts.items())
-        ax.plot([log2(n) for n, _ in pts], [g for _, g in pts], color="black", lw=2.5 if dist == "uniform" else 1.5,
-                ls="-" if dist == "uniform" else ":", label=f"CUB {dist}")
-    return save(fig, ax, out, "radix_sort_u32.png", "Radix sort, u32 keys, H100", "log2(n), u32 keys", "G keys/s",
-                legend_cols=2)
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for r_alg, style in (("onesweep", "-"), ("CUB", ":")):
+        series = {}
+        for r in rows:
+            if r["type"] == "u32" and r["strategy"].startswith("keys/") and r["algorithm"] == r_alg:
+                series.setdefault(r["strategy"][5:], []).append((log2(r["n"]), float(r["items_per_s"]) / 1e9))
+        for key, pts in sorted(series.items()):
+            pts.sort()
+            ax.plot([k for k, _ in pts], [g for _, g in pts], marker="o", ms=3, ls=style, label=f"{r_alg} {key}")
+    ax.set_title("Radix sort of u32 keys, H100")
+    ax.set_xlabel("log2(n)")
+    ax.set_ylabel("G keys/s")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+    cases = ["u32 keys/uniform", "u32 keys/few-distinct", "f32 keys/uniform", "u64 keys/uniform",
+             "u32 pairs-u32/uniform", "u32 argsort/uniform", "u64 argsort/uniform"]
+    for case in cases:
+        pts = sorted((log2(r["n"]), float(r["ratio_to_cub"])) for r in rows
+                     if r["algorithm"] == "onesweep" and f'{r["type"]} {r["strategy"]}' == case)
+        if pts:
+            bx.plot([k for k, _ in pts], [x for _, x in pts], marker="o", ms=3, label=case)
+    bx.axhline(1.0, color="black", lw=1)
+    return save(fig, bx, out, "radix_sort.png", "Onesweep time ratio to CUB (> 1: faster), H100", "log2(n)",
+                "CUB time / onesweep time")
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--csv", default="docs/bench-h100.csv")
     p.add_argument("--sat", default="docs/bench-sat-h100.csv")
-    p.add_argument("--sort", default="docs/bench-sort-h100.jsonl")
+    p.add_argument("--sort", default="docs/bench-sort-h100.csv")
     p.add_argument("--out", default="docs/plots")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -142,7 +150,7 @@ def main():
     if os.path.exists(a.sat):
         made.append(sat_plot(read_csv(a.sat), a.out))
     if os.path.exists(a.sort):
-        made.append(sort_plot(a.sort, a.out))
+        made.append(sort_plot(read_csv(a.sort), a.out))
     for m in made:
         if m:
             print("wrote", m)

@@ -152,7 +152,9 @@ TYPED_TEST_SUITE(sort_typed, key_types);
 
 TYPED_TEST(sort_typed, sizes_and_distributions) {
   using Key = TypeParam;
-  std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 4096, 4097, 7168, 7169, 3 * 4096 - 1};
+  // Onesweep tile edges: 256 × 23 (keys ≤ 4 bytes), 384 × 12 (8-byte keys), 384 × 20 (pairs), 384 × 14
+  // (pairs with 8-byte items); the histogram's 4096.
+  std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 4096, 4097, 4608, 4609, 5376, 5377, 5888, 5889, 7680, 7681, 3 * 4096 - 1};
   if (!test::small_sizes_only()) sizes.insert(sizes.end(), {65537, (1 << 20) + 7});
   for (std::int64_t n : sizes)
     for (dist d : {dist::uniform, dist::few_unique, dist::sorted, dist::reverse, dist::all_equal}) {
@@ -196,6 +198,91 @@ TEST_F(sort_test, special_floats_and_integer_limits) {
   check_sort(i32, 0, -1, false, true, "i32 limits");
   check_sort(i32, 0, -1, true, true, "i32 limits desc");
   check_sort(i64, 0, -1, false, true, "i64 limits");
+}
+
+/// Argsort (values_in == nullptr) with every algorithm against the CPU's stable order.
+template <class Key>
+void check_argsort(const std::vector<Key>& keys, bool descending, const char* what) {
+  const std::int64_t n = static_cast<std::int64_t>(keys.size());
+  const auto order = validation::cpu_sort_order(keys, 0, 8 * sizeof(Key), descending);
+  device_buffer<Key> d_in(n), d_out(n);
+  device_buffer<std::uint32_t> d_perm(n);
+  d_in.copy_from_host(keys.data(), n);
+  for (sort_algorithm alg : all_algorithms) {
+    sort_options o;
+    o.algorithm = alg;
+    o.descending = descending;
+    o.debug_synchronous = true;
+    d_perm.poison();
+    std::size_t bytes = 0;
+    PARASCAN_CUDA_CHECK((radix_sort_pairs<Key, std::uint32_t>)(nullptr, bytes, d_in.data(), d_out.data(), nullptr, d_perm.data(), n, o));
+    device_buffer<char> temp(bytes);
+    temp.poison();
+    PARASCAN_CUDA_CHECK((radix_sort_pairs<Key, std::uint32_t>)(temp.data(), bytes, d_in.data(), d_out.data(), nullptr, d_perm.data(), n, o));
+    std::vector<std::uint32_t> perm(keys.size());
+    d_perm.copy_to_host(perm.data(), n);
+    std::int64_t bad = 0, first = -1;
+    for (std::int64_t i = 0; i < n; ++i)
+      if (perm[static_cast<std::size_t>(i)] != order[static_cast<std::size_t>(i)]) {
+        if (first < 0) first = i;
+        ++bad;
+      }
+    EXPECT_EQ(bad, 0) << what << " " << to_string(alg) << (descending ? " desc" : " asc") << " n=" << n
+                      << ": argsort differs from the CPU's stable order, first at " << first;
+  }
+}
+
+TEST_F(sort_test, passes_whose_keys_share_a_digit_are_skipped) {
+  // Onesweep skips a pass whose keys all share one digit, so the passes that run may be any subset,
+  // of odd or even count; the last must still write the output, and argsort's indices start at the
+  // first pass that runs. Each key set below, keys and pairs, both directions, every algorithm.
+  const std::int64_t n = test::small_sizes_only() ? 20011 : 300007;
+  std::mt19937_64 rng(21);
+  struct shape { const char* what; std::uint32_t vary, fixed; };  // key = (random & vary) | fixed
+  const shape shapes[] = {
+      {"low 12 bits vary (2 of 4 passes run)", 0x00000fffu, 0},
+      {"byte 1 varies (1 pass)", 0x0000ff00u, 0x5a000000u},
+      {"bytes 0 and 2 vary (2 passes, apart)", 0x00ff00ffu, 0x03000000u},
+      {"top byte fixed (3 passes)", 0x00ffffffu, 0xc1000000u},
+      {"all equal (no pass: a copy)", 0, 0x12345678u},
+  };
+  for (const shape& sh : shapes) {
+    std::vector<std::uint32_t> keys(static_cast<std::size_t>(n));
+    for (auto& k : keys) k = (static_cast<std::uint32_t>(rng()) & sh.vary) | sh.fixed;
+    for (bool desc : {false, true}) {
+      check_sort(keys, 0, -1, desc, false, sh.what);
+      check_sort(keys, 0, -1, desc, true, sh.what);
+      check_argsort(keys, desc, sh.what);
+    }
+    std::vector<std::uint64_t> wide(static_cast<std::size_t>(n));  // 8 passes, the high four all skipped
+    for (std::size_t i = 0; i < wide.size(); ++i) wide[i] = keys[i] | (std::uint64_t(0x77) << 40);
+    check_sort(wide, 0, -1, false, true, sh.what);
+    check_argsort(wide, true, sh.what);
+  }
+  std::vector<float> floats(static_cast<std::size_t>(n));  // ±0.0 and one other value: passes share digits
+  for (auto& f : floats) f = (rng() % 3 == 0) ? -0.0f : (rng() % 2 ? 0.0f : 2.0f);
+  check_sort(floats, 0, -1, false, true, "±0.0 and 2.0");
+  check_sort(floats, 0, -1, true, true, "±0.0 and 2.0");
+}
+
+TEST_F(sort_test, tiles_whose_keys_share_a_digit) {
+  // A tile whose keys all have one digit keeps input order without ranking (onesweep's short cut):
+  // runs of equal keys longer than a tile, beside runs shorter than one, in random order of runs.
+  const std::int64_t n = test::small_sizes_only() ? 40000 : 400000;
+  std::mt19937_64 rng(23);
+  std::vector<std::uint32_t> keys;
+  while (static_cast<std::int64_t>(keys.size()) < n) {
+    const std::int64_t run = rng() % 4 == 0 ? 9000 + rng() % 9000 : 1 + rng() % 300;
+    const std::uint32_t k = static_cast<std::uint32_t>(rng());
+    for (std::int64_t i = 0; i < run && static_cast<std::int64_t>(keys.size()) < n; ++i) keys.push_back(k);
+  }
+  for (bool desc : {false, true}) {
+    check_sort(keys, 0, -1, desc, true, "runs");
+    check_argsort(keys, desc, "runs");
+  }
+  std::vector<std::uint64_t> wide(keys.begin(), keys.end());
+  for (auto& w : wide) w = w * 0x9E3779B97F4A7C15ull;
+  check_sort(wide, 0, -1, false, true, "runs u64");
 }
 
 TEST_F(sort_test, values_of_every_width_and_argsort) {

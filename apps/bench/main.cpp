@@ -25,7 +25,9 @@
 #include "parascan/buffer.hpp"
 #include "parascan/device_info.hpp"
 #include "parascan/host_pipeline.hpp"
+#include "bench_row.hpp"
 #include "shape_sweep.hpp"
+#include "sort_bench.hpp"
 #include "parascan/scan.hpp"
 #include "parascan/sat.hpp"
 #include "parascan/select.hpp"
@@ -41,17 +43,8 @@ struct bench_args {
   bool quick = false;
   std::vector<int> log_sizes;
   std::string filter, csv, primitive = "all";
-  bool beyond = false;
+  bool beyond = false, every_sort_algorithm = false;
   common_options common;
-};
-
-struct row {
-  std::string primitive, type, algorithm, strategy;
-  std::int64_t n = 0;
-  double bytes = 0, ms = 0, cub_ms = 0, copy_gbs = 0;
-  bool ok = true;
-  double items_per_s() const { return n / (ms * 1e-3); }
-  double gbs() const { return bytes / (ms * 1e-3) / 1e9; }
 };
 
 class bench {
@@ -72,16 +65,11 @@ class bench {
   void add(const row& r) {
     rows_.push_back(r);
     std::printf("%-7s %-4s 2^%-3d %-16s %-17s %10.4f %9.2f %8.1f %6.0f%% %6.2fx %s\n", r.primitive.c_str(), r.type.c_str(),
-                log2i(r.n), r.algorithm.c_str(), r.strategy.c_str(), r.ms, r.items_per_s() / 1e9, r.gbs(),
+                bench_log2(r.n), r.algorithm.c_str(), r.strategy.c_str(), r.ms, r.items_per_s() / 1e9, r.gbs(),
                 100.0 * r.gbs() / r.copy_gbs, r.cub_ms / r.ms, r.ok ? "ok" : "MISMATCH");
     std::fflush(stdout);
   }
   const std::vector<row>& rows() const { return rows_; }
-  static int log2i(std::int64_t n) {
-    int k = 0;
-    while ((std::int64_t(1) << (k + 1)) <= n) ++k;
-    return k;
-  }
 
   void scan(std::int64_t n) {
     const int rot = rotations(8.0 * n);
@@ -409,12 +397,13 @@ int main(int argc, char** argv) {
   CLI::App app{"bench: parascan primitives beside CUB and the copy bandwidth", "bench"};
   bench_args a;
   app.add_flag("--quick", a.quick, "Sizes 2^20, 2^24, 2^28 and 3 repeats (a minute or so)");
-  app.add_option("--primitive", a.primitive, "scan, select, sat, pipeline, sweep or all (sat: 1024² to 16384² u8 images, 8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside one CPU core and the PCIe copy bound; sweep: the single-pass scan at tile shapes from 128 × 8 to 1024 × 8; the last two are not part of all)")->check(CLI::IsMember({"scan", "select", "sat", "pipeline", "sweep", "all"}))->capture_default_str();
+  app.add_option("--primitive", a.primitive, "scan, select, sort, sat, pipeline, sweep or all (sort: radix sort of keys of every width, pairs and argsort on uniform, few-distinct, sorted and all-equal keys beside CUB; sat: 1024² to 16384² u8 images, 8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside one CPU core and the PCIe copy bound; sweep: the single-pass scan at tile shapes from 128 × 8 to 1024 × 8; the last two are not part of all)")->check(CLI::IsMember({"scan", "select", "sort", "sat", "pipeline", "sweep", "all"}))->capture_default_str();
   app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two (default 16 20 24 28 30)")->delimiter(',');
   app.add_flag("--beyond-gpu-memory", a.beyond,
                "With --primitive pipeline: also scan one pinned u32 array 5% larger than the GPU's memory, in place "
                "(needs that much host memory; a minute or more)");
-  app.add_option("--filter", a.filter, "Only scan variants whose 'algorithm/strategy' contains this text");
+  app.add_option("--filter", a.filter, "Only scan variants whose 'algorithm/strategy' contains this text; sort cases whose 'type mode/input' does (e.g. 'u32 keys/')");
+  app.add_flag("--every-algorithm", a.every_sort_algorithm, "With --primitive sort: the split sorts on every case (by default on u32 keys only)");
   app.add_option("--csv", a.csv, "Also write the rows as CSV to FILE");
   common_options& c = a.common;
   c.repeat = 20;
@@ -446,6 +435,13 @@ int main(int argc, char** argv) {
           b.scan_type<float>(n);
         }
       }
+      if (a.primitive == "all" || a.primitive == "sort") {
+        sort_bench_options so;
+        so.repeat = a.quick ? 3 : c.repeat;
+        so.filter = a.filter;
+        so.every_algorithm = a.every_sort_algorithm;
+        bench_sort(n, so, [&](const row& r) { b.add(r); });
+      }
       if (a.primitive == "all" || a.primitive == "select") {
         for (int pct : {10, 50, 90}) b.select<std::uint32_t>(n, pct);
         if (k <= 29 || d.global_memory_bytes > 60e9)
@@ -464,13 +460,14 @@ int main(int argc, char** argv) {
     std::int64_t bad = 0;
     for (const auto& r : b.rows()) bad += !r.ok;
     if (!a.csv.empty()) {
-      std::string s = "primitive,type,n,algorithm,strategy,time_ms,items_per_s,gb_per_s,copy_gb_per_s,fraction_of_copy,cub_time_ms,ratio_to_cub,check\n";
+      std::string s = "primitive,type,n,algorithm,strategy,time_ms,items_per_s,gb_per_s,copy_gb_per_s,fraction_of_copy,cub_time_ms,ratio_to_cub,check,passes,pass_ms,cub_pass_ms\n";
       for (const auto& r : b.rows()) {
         char line[512];
-        std::snprintf(line, sizeof line, "%s,%s,%lld,%s,%s,%.6f,%.6e,%.3f,%.3f,%.4f,%.6f,%.4f,%s\n", r.primitive.c_str(),
-                      r.type.c_str(), static_cast<long long>(r.n), r.algorithm.c_str(), r.strategy.c_str(), r.ms,
-                      r.items_per_s(), r.gbs(), r.copy_gbs, r.gbs() / r.copy_gbs, r.cub_ms, r.cub_ms / r.ms,
-                      r.ok ? "ok" : "mismatch");
+        std::snprintf(line, sizeof line, "%s,%s,%lld,%s,%s,%.6f,%.6e,%.3f,%.3f,%.4f,%.6f,%.4f,%s,%d,%.6f,%.6f\n",
+                      r.primitive.c_str(), r.type.c_str(), static_cast<long long>(r.n), r.algorithm.c_str(),
+                      r.strategy.c_str(), r.ms, r.items_per_s(), r.gbs(), r.copy_gbs, r.gbs() / r.copy_gbs, r.cub_ms,
+                      r.cub_ms / r.ms, r.ok ? "ok" : "mismatch", r.passes, r.passes ? r.ms / r.passes : 0.0,
+                      r.passes ? r.cub_ms / r.passes : 0.0);
         s += line;
       }
       write_file_atomic(a.csv, {}, s.data(), s.size());
@@ -483,6 +480,7 @@ int main(int argc, char** argv) {
         j.add("primitive", r.primitive).add("type", r.type).add("n", r.n).add("algorithm", r.algorithm)
             .add("strategy", r.strategy).add("time_ms", r.ms).add("gb_per_s", r.gbs()).add("ratio_to_cub", r.cub_ms / r.ms)
             .add("fraction_of_copy", r.gbs() / r.copy_gbs).add("check", r.ok);
+        if (r.passes) j.add("passes", r.passes).add("pass_ms", r.ms / r.passes).add("cub_pass_ms", r.cub_ms / r.passes);
         arr += (i ? ", " : "") + j.str();
       }
       json_object top;

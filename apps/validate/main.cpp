@@ -235,7 +235,8 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
   if (!m.filter.empty() && name.find(m.filter) == std::string::npos) return;
   constexpr int key_bits = static_cast<int>(8 * sizeof(Key));
   std::vector<std::int64_t> sizes = {0, 1, 2, 255, 256, 257, 1337, 4096, 4096 + 5};
-  if (!m.quick) sizes.insert(sizes.end(), {3 * 4096 - 1, 7168 + 1, 3 * 7168 - 1, (std::int64_t(1) << 20) + 7});
+  // Onesweep tiles: 5888 (keys of ≤ 4 bytes), 4608 (8-byte keys), 7680 (pairs), 5376 (8-byte pairs).
+  if (!m.quick) sizes.insert(sizes.end(), {3 * 4096 - 1, 4608 + 1, 5888 + 1, 7680 + 1, 3 * 5376 - 1, 3 * 5888 - 1, (std::int64_t(1) << 20) + 7});
   std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(name));
   std::string cells[4] = {"ok", "ok", "ok", "ok"};
   bool row_ok = true;

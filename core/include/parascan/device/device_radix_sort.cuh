@@ -161,8 +161,8 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
       if (align_up(bv) > split_bytes) split_bytes = align_up(bv);
     }
   } else if (onesweep) {
-    constexpr int items = onesweep::items_for<U, V>();
-    counts_bytes = wide ? onesweep::temp_bytes<std::uint64_t, items>(n, passes) : onesweep::temp_bytes<std::uint32_t, items>(n, passes);
+    using policy = onesweep::default_policy_t<U, V>;
+    counts_bytes = wide ? onesweep::temp_bytes<policy, std::uint64_t>(n, passes) : onesweep::temp_bytes<policy, std::uint32_t>(n, passes);
   } else {
     counts_bytes = align_up(static_cast<std::size_t>(count_items) * (wide ? 8 : 4));
     cudaError_t e = wide ? exclusive_scan<std::uint64_t, std::uint64_t, sum>(nullptr, scan_bytes, nullptr, nullptr,
@@ -238,9 +238,11 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
     return cudaSuccess;
   }
   if (onesweep) {
+    using policy = onesweep::default_policy_t<U, V>;
     const onesweep::pass_set ps{o.begin_bit, end_bit, passes, kind, o.descending};
-    return wide ? onesweep::run<std::uint64_t, U, V>(t, kb, vb, values_in, n, ps, stream, o.debug_synchronous)
-                : onesweep::run<std::uint32_t, U, V>(t, kb, vb, values_in, n, ps, stream, o.debug_synchronous);
+    const onesweep::buffers<U, V> io{keys_in, keys_out, key_temp, values_in, values_out, value_temp};
+    return wide ? onesweep::run<policy, std::uint64_t>(t, io, n, ps, stream, o.debug_synchronous)
+                : onesweep::run<policy, std::uint32_t>(t, io, n, ps, stream, o.debug_synchronous);
   }
   void* counts = t;
   t += counts_bytes;

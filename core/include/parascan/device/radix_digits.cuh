@@ -34,6 +34,28 @@ __device__ __forceinline__ unsigned digit_of(U raw, const digit_place& p) {
   return static_cast<unsigned>(b >> p.shift) & ((1u << p.bits) - 1u);
 }
 
+/// The order-preserving bits of a key, converted once on load and back once on store (Onesweep):
+/// encode(raw) = ordered_bits(raw) for every key but −0.0, which keeps its own bits so that it is
+/// stored back unchanged; digits read ordered(b), which maps encoded −0.0 onto encoded +0.0.
+/// encode is raw ^ (sign of raw ? enc_set : enc_clear) and decode the same xor chosen by the sign of
+/// the encoded bits, so both are one select and one xor; for integers the two masks are equal and
+/// ordered() is the identity.
+template <class U>
+struct key_codec {
+  static constexpr U sign = static_cast<U>(U(1) << (sizeof(U) * 8 - 1));
+  U enc_clear, enc_set, dec_clear, dec_set, neg_zero, pos_zero;
+  __host__ __device__ key_codec(key_kind kind, bool descending)
+      : enc_clear(ordered_bits(U(0), kind, descending)),
+        enc_set(static_cast<U>(ordered_bits(static_cast<U>(sign | U(1)), kind, descending) ^ static_cast<U>(sign | U(1)))),
+        dec_clear((enc_clear & sign) ? enc_set : enc_clear),
+        dec_set((enc_clear & sign) ? enc_clear : enc_set),
+        neg_zero(kind == key_kind::floating ? static_cast<U>(sign ^ enc_set) : U(0)),
+        pos_zero(kind == key_kind::floating ? enc_clear : U(0)) {}
+  __host__ __device__ __forceinline__ U encode(U raw) const { return static_cast<U>(raw ^ ((raw & sign) ? enc_set : enc_clear)); }
+  __host__ __device__ __forceinline__ U decode(U b) const { return static_cast<U>(b ^ ((b & sign) ? dec_set : dec_clear)); }
+  __host__ __device__ __forceinline__ U ordered(U b) const { return b == neg_zero ? pos_zero : b; }
+};
+
 /// Values: moved from `values_in`, or the item's index when `values_in` is null (argsort's first pass).
 struct no_values {};
 

@@ -23,6 +23,14 @@ cudaError_t cub_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_k
                            const Value* d_values_in, Value* d_values_out, std::int64_t n, int begin_bit, int end_bit,
                            bool descending, cudaStream_t stream = 0);
 
+/// Benchmark keys made on the device: hashed random bits; few distinct values (the AND of three
+/// hashed words, so each bit is set with probability 1/8); uniform keys sorted (by CUB); one value.
+enum class sort_input { uniform, few_distinct, sorted, all_equal };
+template <class Key>
+cudaError_t fill_sort_keys(Key* d, std::int64_t n, sort_input dist, std::uint64_t seed, cudaStream_t stream = 0);
+/// d[i] = i (the values CUB's SortPairs sorts along for an argsort).
+cudaError_t fill_indices(std::uint32_t* d, std::int64_t n, cudaStream_t stream = 0);
+
 /// The key as an unsigned whose order is CUB's key order (complemented for descending): two's
 /// complement shifted by the sign bit, floats by sign and magnitude with −0.0 taken as +0.0.
 /// (CUB agrees everywhere but in one corner: a float sort with a partial bit range in descending

@@ -1,0 +1,26 @@
+// One line of the benchmark's table: a variant's time beside CUB's and the copy bandwidth measured
+// in the same run.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace parascan::app {
+
+struct row {
+  std::string primitive, type, algorithm, strategy;
+  std::int64_t n = 0;
+  double bytes = 0, ms = 0, cub_ms = 0, copy_gbs = 0;  ///< bytes: the variant's minimal traffic
+  bool ok = true;
+  int passes = 0;  ///< sort rows: digit passes of the key width (time per pass = ms / passes)
+  double items_per_s() const { return n / (ms * 1e-3); }
+  double gbs() const { return bytes / (ms * 1e-3) / 1e9; }
+};
+
+/// ⌊log2 n⌋, for the table.
+inline int bench_log2(std::int64_t n) {
+  int k = 0;
+  while ((std::int64_t(1) << (k + 1)) <= n) ++k;
+  return k;
+}
+
+}  // namespace parascan::app

@@ -1,0 +1,268 @@
+// Onesweep, step 2: one digit pass, a block per tile of Threads × Items keys (Adinets & Merrill 2022;
+// the ranking is CUB's BlockRadixRankMatchEarlyCounts).
+//
+//   1. tile id from an atomic counter (a tile's predecessors are always running or done); each warp
+//      clears its own digit histogram; keys loaded warp-striped (warp w holds the tile's items
+//      [w · 32 · Items, (w + 1) · 32 · Items), lane l item j · 32 + l of them: (j, lane) is input
+//      order) and converted once to their order-preserving bits (key_codec).
+//   2. early counts: per key one shared atomicAdd of 1 to its warp's count of its digit. Thread d sums
+//      digit d over the warps (leaving each warp's exclusive start in the histogram) and publishes the
+//      tile's count at once, before ranking, so successors rarely wait; an exclusive sum over the
+//      digits gives each digit's first place in the tile.
+//   3. rank, per key in input order: the lanes holding the same digit found by 8 ballots; the highest
+//      of them adds their number to its warp's running place of the digit (one atomic, whose old value
+//      is the group's first place, shared by one shuffle). A tile whose keys all share one digit keeps
+//      input order and skips this step.
+//   4. keys stored to shared memory at their rank (registers freed before waiting); values loaded.
+//   5. look-back: thread d walks back over the predecessors' words for digit d until one carries an
+//      inclusive prefix (decoupled look-back, Merrill & Garland 2016, one chain per digit).
+//   6. scatter: thread t writes the tile's sorted items t + Threads · k, so a digit's run is written
+//      by consecutive threads; values follow through the same shared buffer.
+//   Traffic: keys (and values) read once and written once per pass, plus 256 status words per tile.
+//   Stable: within a tile keys rank by (digit, input position), and tiles come in input order.
+//   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers at most 2^28 keys.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+#include "parascan/block/block_exclusive_sum.cuh"
+#include "parascan/device/onesweep/histogram.cuh"
+#include "parascan/warp/warp_match.cuh"
+
+namespace parascan::device::onesweep {
+
+using sort_detail::no_values;
+
+constexpr unsigned flag_aggregate = 1u << 30, flag_inclusive = 2u << 30, count_mask = flag_aggregate - 1u;
+
+/// Tile shape and residency of the pass kernel.
+template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots>
+struct policy {
+  static constexpr int threads = Threads, items = Items, min_blocks = MinBlocks;
+  static constexpr warp::match_method match = Match;
+  static constexpr int tile_items = Threads * Items;
+  /// Keys per launch: whole tiles, at most 2^28 (status counts have 30 bits).
+  static constexpr std::int64_t portion_keys = ((std::int64_t(1) << 28) / tile_items) * tile_items;
+  static_assert(Threads >= digits && Threads % 32 == 0 && portion_keys <= count_mask);
+};
+
+/// The buffers of a sort: pass i of the plan reads `keys_in` (i = 0) or the previous pass's
+/// target, and writes `keys_out` or `keys_temp` (pass_plan); values alike. values_in == nullptr:
+/// the first pass writes each key's index as its value (argsort).
+template <class U, class V>
+struct buffers {
+  const U* keys_in;
+  U* keys_out;
+  U* keys_temp;
+  const V* values_in;
+  V* values_out;
+  V* values_temp;
+};
+
+/// A pass's digit: `bits` bits of the ordered key from `shift` (kernel parameters, read from the
+/// constant bank rather than held in registers). Float keys map −0.0 onto +0.0 first (key_codec);
+/// integer keys skip that compare and select.
+template <class U, bool FloatKeys>
+struct pass_digit {
+  key_codec<U> codec;
+  int shift;
+  unsigned mask;
+  __host__ __device__ pass_digit(const digit_place& p)
+      : codec(p.kind, p.descending), shift(p.shift), mask((1u << p.bits) - 1u) {}
+  __device__ __forceinline__ unsigned operator()(U b) const {
+    if constexpr (FloatKeys) b = codec.ordered(b);
+    return static_cast<unsigned>(b >> shift) & mask;
+  }
+};
+
+template <class T>
+__device__ __forceinline__ T load_volatile(const T* p) {
+  return *reinterpret_cast<const volatile T*>(p);
+}
+
+/// One digit pass over the keys [portion_begin, portion_begin + portion_n). bins_in[d]: where digit
+/// d of this portion starts in the output; the portion's last tile writes bins_out[d] (the next
+/// portion's bins_in) unless bins_out is null. `status` holds 256 zeroed words per tile,
+/// `tile_counter` a zeroed word.
+template <class Policy, class U, class V, class Offset, bool FloatKeys>
+__global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
+    pass_kernel(buffers<U, V> io, const pass_plan* plan, int pass, std::int64_t portion_begin, std::int64_t portion_n,
+                pass_digit<U, FloatKeys> digit, const Offset* bins_in, Offset* bins_out, unsigned* status, unsigned* tile_counter) {
+  constexpr bool has_values = !std::is_same_v<V, no_values>;
+  constexpr int threads = Policy::threads, items = Policy::items, n_warps = threads / 32;
+  constexpr int tile_items = Policy::tile_items;
+  using staged = std::conditional_t<has_values && (sizeof(V) > sizeof(U)), V, U>;
+  union storage {
+    unsigned warp_hist[n_warps][digits];  // per warp: count, then running place of each digit
+    staged stage[tile_items];             // the tile's keys, then values, in sorted order
+  };
+  __shared__ alignas(16) storage s;
+  __shared__ Offset base[digits];  // first the digit's first place in the tile, then the output
+                                   // position of the tile's sorted item 0, per digit (modular)
+  __shared__ unsigned tile_count[digits];
+  __shared__ unsigned warp_totals[n_warps];
+  __shared__ unsigned tile_shared;
+  __shared__ int one_digit;  // ≥ 0: every key of the tile has this digit
+
+  // The plan is read while thread 0 takes the tile, so that the two latencies overlap.
+  if (threadIdx.x == 0) {
+    tile_shared = atomicAdd(tile_counter, 1u);
+    one_digit = -1;
+  }
+  const int order = plan->order[pass];
+  if (order < 0) return;  // every key has the same digit here: the pass would move nothing
+  const auto writes_out = [&](int i) { return ((plan->performed - 1 - i) & 1) == 0; };
+  const U* keys_src = order == 0 ? io.keys_in : writes_out(order - 1) ? io.keys_out : io.keys_temp;
+  U* keys_dst = writes_out(order) ? io.keys_out : io.keys_temp;
+  const V* values_src = order == 0 ? io.values_in : writes_out(order - 1) ? io.values_out : io.values_temp;
+  V* values_dst = writes_out(order) ? io.values_out : io.values_temp;
+
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, d = threadIdx.x;
+  const bool owns_digit = d < digits;
+  const key_codec<U>& codec = digit.codec;
+
+  // 1. Tile, cleared histograms, keys.
+#pragma unroll
+  for (int b = lane; b < digits; b += 32) s.warp_hist[warp][b] = 0;
+  __syncthreads();
+  const unsigned tile = tile_shared;
+  const std::int64_t tile_begin = portion_begin + static_cast<std::int64_t>(tile) * tile_items;
+  const std::int64_t left = portion_begin + portion_n - tile_begin;
+  const bool full = left >= tile_items;
+  const int tile_n = full ? tile_items : static_cast<int>(left);
+  const int warp_begin = warp * 32 * items;
+  U key[items];
+  if (full) {
+#pragma unroll
+    for (int j = 0; j < items; ++j) key[j] = codec.encode(keys_src[tile_begin + warp_begin + j * 32 + lane]);
+  } else {
+    // Items past the end take the largest bits, so the largest digit: last in input order, they
+    // rank after every real key and fill the places [tile_n, tile_items).
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const int i = warp_begin + j * 32 + lane;
+      key[j] = i < tile_n ? codec.encode(keys_src[tile_begin + i]) : static_cast<U>(~U(0));
+    }
+  }
+
+  // 2. Early counts, published; each digit's first place in the tile.
+#pragma unroll
+  for (int j = 0; j < items; ++j) atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
+  __syncthreads();
+  unsigned count = 0;
+  if (owns_digit) {
+#pragma unroll
+    for (int w = 0; w < n_warps; ++w) {
+      const unsigned c = s.warp_hist[w][d];
+      s.warp_hist[w][d] = count;
+      count += c;
+    }
+    *reinterpret_cast<volatile unsigned*>(status + static_cast<std::int64_t>(tile) * digits + d) =
+        (tile == 0 ? flag_inclusive : flag_aggregate) | count;
+    tile_count[d] = count;
+    if (count == static_cast<unsigned>(tile_items)) one_digit = d;
+  }
+  unsigned tile_total;
+  const unsigned digit_start = block::exclusive_sum<threads>(count, warp_totals, tile_total);
+  if (owns_digit) {
+#pragma unroll
+    for (int w = 0; w < n_warps; ++w) s.warp_hist[w][d] += digit_start;
+    base[d] = digit_start;  // kept in shared memory, not in registers, through the ranking
+  }
+  __syncthreads();
+
+  // 3. Ranks: each key's place in the tile's sorted order.
+  unsigned rank[items];
+  if (one_digit >= 0) {
+#pragma unroll
+    for (int j = 0; j < items; ++j) rank[j] = warp_begin + j * 32 + lane;
+  } else {
+    const unsigned lanes_le = warp::lanemask_le();
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const unsigned dj = digit(key[j]);
+      const unsigned peers = warp::match_label<radix_bits, Policy::match>(dj);
+      const int leader = 31 - __clz(peers);
+      const unsigned below = __popc(peers & lanes_le);
+      unsigned first = 0;
+      if (lane == leader) first = atomicAdd(&s.warp_hist[warp][dj], below);
+      first = __shfl_sync(0xffffffffu, first, leader);
+      rank[j] = first + below - 1;
+    }
+  }
+  __syncthreads();  // every rank is taken: the histograms' space becomes the stage
+
+  // 4. Keys to shared memory in sorted order; values loaded meanwhile.
+  U* key_stage = reinterpret_cast<U*>(s.stage);
+#pragma unroll
+  for (int j = 0; j < items; ++j) key_stage[rank[j]] = key[j];
+  [[maybe_unused]] std::conditional_t<has_values, V, char> value[items];
+  if constexpr (has_values) {
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const int i = warp_begin + j * 32 + lane;
+      if (values_src != nullptr && (full || i < tile_n)) value[j] = values_src[tile_begin + i];
+    }
+  }
+
+  // 5. Look-back over the predecessors' counts of digit d, nearest first, until an inclusive prefix.
+  if (owns_digit) {
+    const unsigned own = tile_count[d];
+    unsigned exclusive = 0;
+    if (tile > 0) {
+      for (std::int64_t t = static_cast<std::int64_t>(tile) - 1;; --t) {
+        const unsigned* w = status + t * digits + d;
+        unsigned st = load_volatile(w);
+        while ((st & ~count_mask) == 0) st = load_volatile(w);
+        exclusive += st & count_mask;
+        if (st & flag_inclusive) break;
+      }
+      *reinterpret_cast<volatile unsigned*>(status + static_cast<std::int64_t>(tile) * digits + d) =
+          flag_inclusive | (exclusive + own);
+    }
+    const Offset digit_begin = bins_in[d] + exclusive;  // output position of this tile's first key of d
+    base[d] = digit_begin - base[d];                    // modular: base + (its place in the tile)
+    if (bins_out != nullptr && tile_begin + tile_items >= portion_begin + portion_n) bins_out[d] = digit_begin + own;
+  }
+  __syncthreads();
+
+  // 6. Scatter from the stage: consecutive threads write consecutive places of a digit's run.
+  [[maybe_unused]] unsigned packed[(items + 3) / 4] = {};  // each sorted item's digit, for the values
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const int i = k * threads + threadIdx.x;
+    if (full || i < tile_n) {
+      const U b = key_stage[i];
+      const unsigned dk = digit(b);
+      keys_dst[base[dk] + static_cast<Offset>(i)] = codec.decode(b);
+      if constexpr (has_values) packed[k / 4] |= dk << (8 * (k % 4));
+    }
+  }
+  if constexpr (has_values) {
+    __syncthreads();  // every key has left the stage
+    V* value_stage = reinterpret_cast<V*>(s.stage);
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const int i = warp_begin + j * 32 + lane;
+      if (full || i < tile_n) value_stage[rank[j]] = values_src ? value[j] : static_cast<V>(tile_begin + i);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int i = k * threads + threadIdx.x;
+      if (full || i < tile_n) values_dst[base[(packed[k / 4] >> (8 * (k % 4))) & 0xffu] + static_cast<Offset>(i)] = value_stage[i];
+    }
+  }
+}
+
+/// When the plan runs no pass (every pass's keys share one digit), the output is the input.
+template <class U, class V>
+__global__ void copy_when_no_pass_kernel(buffers<U, V> io, const pass_plan* plan, std::int64_t n) {
+  if (plan->performed != 0) return;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    io.keys_out[i] = io.keys_in[i];
+    if constexpr (!std::is_same_v<V, no_values>) io.values_out[i] = io.values_in ? io.values_in[i] : static_cast<V>(i);
+  }
+}
+
+}  // namespace parascan::device::onesweep

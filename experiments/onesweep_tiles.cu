@@ -1,0 +1,174 @@
+// Experiment: the Onesweep sort by tile shape (threads × items, blocks per SM, ballot or match.any
+// ranking) beside cub::DeviceRadixSort called as a user would (int item count), for u32 / u64 / f32
+// keys, u32 pairs and argsort, on uniform, few-distinct (AND of 3 random words), sorted and
+// all-equal keys. Every output is compared word for word with CUB's.
+// nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
+#include <cub/device/device_radix_sort.cuh>
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+#include "parascan/device/device_onesweep.cuh"
+#include "experiment_timing.cuh"
+
+using namespace parascan;
+using namespace parascan::device::onesweep;
+using parascan::device::align_up;
+using parascan::device::sort_detail::no_values;
+
+enum class dist { uniform, few, sorted, equal };
+const char* dist_name[] = {"uniform", "few", "sorted", "equal"};
+
+template <class K>
+std::vector<K> make_keys(std::int64_t n, dist d) {
+  std::vector<K> h(n);
+  std::mt19937_64 rng(42);
+  for (auto& x : h) {
+    std::uint64_t r = rng();
+    if (d == dist::few) r &= rng() & rng();
+    if constexpr (std::is_floating_point_v<K>) x = static_cast<K>(static_cast<double>(r >> 11) / 9007199254740992.0 - 0.25);
+    else std::memcpy(&x, &r, sizeof(K));
+  }
+  if (d == dist::sorted) {  // non-decreasing by construction (a sort of 2^28 keys takes the host 25 s)
+    for (std::int64_t i = 0; i < n; ++i) {
+      if constexpr (std::is_floating_point_v<K>) h[i] = static_cast<K>(-0.25 + static_cast<double>(i) / static_cast<double>(n));
+      else h[i] = static_cast<K>(static_cast<double>(i) / static_cast<double>(n) * static_cast<double>(std::numeric_limits<K>::max()));
+    }
+  }
+  if (d == dist::equal) std::fill(h.begin(), h.end(), h[0]);
+  return h;
+}
+
+template <class Policy, class K, class V>
+float time_ours(const K* in, K* out, const V* vin, V* vout, std::int64_t n, K*& ktemp, V*& vtemp, void*& temp,
+                std::size_t& temp_cap, bool check_only) {
+  using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
+  constexpr int bits = 8 * sizeof(K);
+  const pass_set ps{0, bits, bits / 8, kind_of_key<K>(), false};
+  const std::size_t need = temp_bytes<Policy, std::uint32_t>(n, ps.passes);
+  if (need > temp_cap) {
+    if (temp) CK(cudaFree(temp));
+    CK(cudaMalloc(&temp, need));
+    temp_cap = need;
+  }
+  using VV = std::conditional_t<std::is_same_v<V, no_values>, no_values, V>;
+  const buffers<U, VV> io{reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), reinterpret_cast<U*>(ktemp),
+                          vin, vout, vtemp};
+  auto f = [&] { CK((run<Policy, std::uint32_t>(temp, io, n, ps, 0, false))); };
+  if (check_only) { f(); CK(cudaDeviceSynchronize()); return 0; }
+  return median_ms({10, 2, 50}, f);
+}
+
+template <class K>
+struct bench {
+  std::int64_t n;
+  K *in, *out, *ref, *ktemp;
+  std::uint32_t *vin, *vout, *vref, *vtemp;
+  void* temp = nullptr;
+  std::size_t cap = 0;
+  void* cub_temp = nullptr;
+  std::size_t cub_cap = 0;
+  explicit bench(std::int64_t n_) : n(n_) {
+    CK(cudaMalloc(&in, n * sizeof(K))); CK(cudaMalloc(&out, n * sizeof(K))); CK(cudaMalloc(&ref, n * sizeof(K)));
+    CK(cudaMalloc(&ktemp, n * sizeof(K)));
+    CK(cudaMalloc(&vin, n * 4)); CK(cudaMalloc(&vout, n * 4)); CK(cudaMalloc(&vref, n * 4)); CK(cudaMalloc(&vtemp, n * 4));
+    std::vector<std::uint32_t> iota(n);
+    for (std::int64_t i = 0; i < n; ++i) iota[i] = static_cast<std::uint32_t>(i);
+    CK(cudaMemcpy(vin, iota.data(), n * 4, cudaMemcpyHostToDevice));
+  }
+  float cub_ms(bool pairs) {
+    std::size_t b = 0;
+    auto f = [&] {
+      if (pairs) CK(cub::DeviceRadixSort::SortPairs(cub_temp, b, in, ref, vin, vref, static_cast<int>(n)));
+      else CK(cub::DeviceRadixSort::SortKeys(cub_temp, b, in, ref, static_cast<int>(n)));
+    };
+    void* keep = cub_temp;
+    cub_temp = nullptr;
+    f();
+    cub_temp = keep;
+    if (b > cub_cap) { if (cub_temp) CK(cudaFree(cub_temp)); CK(cudaMalloc(&cub_temp, b)); cub_cap = b; }
+    return median_ms({10, 2, 50}, f);
+  }
+  long long mismatches(const void* a, const void* b, std::size_t bytes) {
+    std::vector<unsigned char> x(bytes), y(bytes);
+    CK(cudaMemcpy(x.data(), a, bytes, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(y.data(), b, bytes, cudaMemcpyDeviceToHost));
+    if (std::memcmp(x.data(), y.data(), bytes) == 0) return 0;
+    long long bad = 0;
+    for (std::size_t i = 0; i < bytes; ++i) bad += x[i] != y[i];
+    return bad;
+  }
+  // mode 0 keys, 1 pairs (u32 values = iota), 2 argsort
+  template <class Policy>
+  void row(const char* name, int mode, float cub) {
+    CK(cudaMemset(out, 0xa5, n * sizeof(K)));
+    CK(cudaMemset(vout, 0xa5, n * 4));
+    float ms;
+    if (mode == 0) {
+      time_ours<Policy, K, no_values>(in, out, nullptr, nullptr, n, ktemp, reinterpret_cast<no_values*&>(vtemp), temp, cap, true);
+      const long long bad = mismatches(out, ref, n * sizeof(K));
+      ms = time_ours<Policy, K, no_values>(in, out, nullptr, nullptr, n, ktemp, reinterpret_cast<no_values*&>(vtemp), temp, cap, false);
+      std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
+    } else {
+      const std::uint32_t* vi = mode == 1 ? vin : nullptr;
+      time_ours<Policy, K, std::uint32_t>(in, out, vi, vout, n, ktemp, vtemp, temp, cap, true);
+      const long long bad = mismatches(out, ref, n * sizeof(K)) + mismatches(vout, vref, n * 4);
+      ms = time_ours<Policy, K, std::uint32_t>(in, out, vi, vout, n, ktemp, vtemp, temp, cap, false);
+      std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
+    }
+  }
+};
+
+#define ROW(T, I, B, M) b.template row<policy<T, I, B, M>>(#T " x " #I " b" #B " " #M, mode, cub)
+using mm = parascan::warp::match_method;
+constexpr mm ballots = mm::ballots;
+
+template <class K>
+void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
+  bench<K> b(n);
+  for (dist d : {dist::uniform, dist::few, dist::sorted, dist::equal}) {
+    if (!all_dists && d != dist::uniform) continue;
+    const auto h = make_keys<K>(n, d);
+    CK(cudaMemcpy(b.in, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
+    for (int mode : {0, 1, 2}) {
+      if ((sizeof(K) == 8 || which < 0) && mode != 0) continue;
+      const float cub = b.cub_ms(mode != 0);
+      std::printf("%s n=%lld %s %s: CUB %s %.4f ms\n", kname, (long long)n, dist_name[(int)d],
+                  mode == 0 ? "keys" : mode == 1 ? "pairs" : "argsort", mode == 0 ? "SortKeys" : "SortPairs", cub);
+      if constexpr (sizeof(K) == 4) {
+      if (mode == 0) {
+        ROW(256, 23, 4, ballots);
+        if (which > 0 && d == dist::uniform) {
+          ROW(384, 19, 3, ballots);
+          ROW(256, 21, 4, ballots);
+        }
+      } else {
+        ROW(384, 17, 2, ballots);
+        if (which > 0 && d == dist::uniform) { ROW(384, 20, 2, ballots); ROW(256, 19, 3, ballots); ROW(512, 12, 2, ballots); ROW(256, 15, 4, ballots); }
+      }
+      } else {
+        ROW(384, 12, 3, ballots);
+        if (which > 0 && d == dist::uniform) { ROW(384, 15, 2, ballots); ROW(256, 12, 4, ballots); ROW(256, 16, 3, ballots); }
+      }
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
+  const int which = argc > 2 ? std::atoi(argv[2]) : 1;
+  const std::int64_t n = std::int64_t(1) << lg;
+  if (which < 0) {  // for a profiler: u32 uniform keys, CUB then the default tile, once each
+    sweep<std::uint32_t>(n, "u32", false, which);
+    return 0;
+  }
+  sweep<std::uint32_t>(n, "u32", true, which);
+  sweep<float>(n, "f32", false, 0);
+  sweep<std::uint64_t>(n, "u64", true, which);
+  sweep<std::uint32_t>(std::int64_t(1) << 24, "u32", false, 0);
+  sweep<std::uint32_t>(std::int64_t(1) << 20, "u32", false, 0);
+  return 0;
+}
