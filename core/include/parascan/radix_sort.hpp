@@ -23,7 +23,9 @@
 //   onesweep 8-bit digits, the counts of every pass from one read of the keys, then one pass per
 //            digit: tiles ranked in shared memory, digit offsets by decoupled look-back over the
 //            per-tile digit counts, writes staged so a digit's run is written contiguously
-//            (Adinets & Merrill 2022); the default, the fastest on the H100 (device_onesweep.cuh)
+//            (Adinets & Merrill 2022); a pass whose keys all share a digit is skipped, decided on
+//            the device. The default, 1.0–1.2× cub::DeviceRadixSort on the H100 for keys
+//            (device_onesweep.cuh, docs/performance.md entry 18)
 // Two-phase temporary storage as in scan.hpp; n may exceed 2^31; d_keys_out must not alias
 // d_keys_in (nor values_out values_in).
 #pragma once
