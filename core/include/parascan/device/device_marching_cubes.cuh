@@ -8,6 +8,8 @@
 // Scans are not here: compaction and offsets call select_flagged_indices / expand_offsets /
 // inclusive_scan (device_select.cuh, device_scan.cuh).
 #pragma once
+// (Kernels that are not templates are `static`: each translation unit that includes this header
+// gets its own, so the header can be included from several files of one program.)
 #include <cstdint>
 #include "parascan/marching_cubes.hpp"
 #include "parascan/mc_tables.hpp"
@@ -63,7 +65,7 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
-__global__ void __launch_bounds__(block_threads)
+static __global__ void __launch_bounds__(block_threads)
     gather_counts_kernel(const std::int64_t* __restrict__ ids, const std::uint8_t* __restrict__ counts,
                          std::uint8_t* __restrict__ out, std::int64_t n) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * block_threads + threadIdx.x; i < n;
@@ -152,7 +154,7 @@ __global__ void __launch_bounds__(128)
 }
 
 /// heads[j] = 1 where sorted key j starts a run of equal keys.
-__global__ void __launch_bounds__(block_threads)
+static __global__ void __launch_bounds__(block_threads)
     run_heads_kernel(const std::uint64_t* __restrict__ sorted, std::uint8_t* __restrict__ heads, std::int64_t n) {
   for (std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * block_threads + threadIdx.x; j < n;
        j += static_cast<std::int64_t>(gridDim.x) * block_threads)
@@ -161,7 +163,7 @@ __global__ void __launch_bounds__(block_threads)
 
 /// With ids = inclusive sum of heads: vertex perm[j] becomes unique vertex ids[j] − 1, whose position
 /// and normal the run's first vertex provides.
-__global__ void __launch_bounds__(block_threads)
+static __global__ void __launch_bounds__(block_threads)
     weld_scatter_kernel(const std::uint32_t* __restrict__ perm, const std::uint8_t* __restrict__ heads,
                         const std::uint32_t* __restrict__ ids, const float* __restrict__ positions,
                         const float* __restrict__ normals, std::int64_t n, std::uint32_t* __restrict__ indices,

@@ -901,7 +901,8 @@ inline __host__ __device__ std::int64_t single_pass_blocks_x(const grid_shape& g
 /// Zeroes the single-pass status (ticket and flags) and lets the table kernel launch meanwhile: it
 /// waits for this grid before taking its ticket. Cheaper than cudaMemsetAsync then a launch (6 µs at
 /// 8192², entry 15).
-__global__ void __launch_bounds__(256) clear_status_kernel(unsigned* words, std::int64_t count) {
+static __global__ void __launch_bounds__(256) clear_status_kernel(  // static: one per translation unit
+    unsigned* words, std::int64_t count) {
   allow_next_grid();
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)

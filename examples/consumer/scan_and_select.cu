@@ -1,0 +1,76 @@
+// Consumer, file 1 of 2: every public header, and a scan and a compaction checked against the CPU.
+#include "parascan/block/block_exchange.cuh"
+#include "parascan/block/block_exclusive_sum.cuh"
+#include "parascan/block/block_scan.cuh"
+#include "parascan/block/smem_padding.cuh"
+#include "parascan/buffer.hpp"
+#include "parascan/config.hpp"
+#include "parascan/device/device_marching_cubes.cuh"
+#include "parascan/device/device_onesweep.cuh"
+#include "parascan/device/device_radix_sort.cuh"
+#include "parascan/device/device_sat.cuh"
+#include "parascan/device/device_scan.cuh"
+#include "parascan/device/device_select.cuh"
+#include "parascan/device/onesweep/histogram.cuh"
+#include "parascan/device/onesweep/pass.cuh"
+#include "parascan/device/radix_digits.cuh"
+#include "parascan/device/scan_kernels.cuh"
+#include "parascan/device/scan_policy.cuh"
+#include "parascan/device/segmented_scan.cuh"
+#include "parascan/device/tile_status.cuh"
+#include "parascan/device_info.hpp"
+#include "parascan/error.hpp"
+#include "parascan/host_pipeline.hpp"
+#include "parascan/instantiated.hpp"
+#include "parascan/marching_cubes.hpp"
+#include "parascan/mc_tables.hpp"
+#include "parascan/ops.hpp"
+#include "parascan/options.hpp"
+#include "parascan/radix_sort.hpp"
+#include "parascan/sat.hpp"
+#include "parascan/scan.hpp"
+#include "parascan/select.hpp"
+#include "parascan/thread/thread_scan.cuh"
+#include "parascan/volume_fields.hpp"
+#include "parascan/warp/warp_match.cuh"
+#include "parascan/warp/warp_shuffle.cuh"
+#include <cstdio>
+#include <vector>
+
+/// Returns the number of wrong results.
+int check_scan_and_select() {
+  using namespace parascan;
+  const std::int64_t n = 1000003;
+  std::vector<std::uint32_t> h(n);
+  for (std::int64_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 7);
+  device_buffer<std::uint32_t> in(n), out(n);
+  device_buffer<std::int64_t> kept(1);
+  in.copy_from_host(h.data(), n);
+  std::size_t bytes = 0;
+  PARASCAN_CUDA_CHECK(exclusive_scan(nullptr, bytes, in.data(), out.data(), n, sum{}, 0u));
+  device_buffer<char> temp(bytes);
+  PARASCAN_CUDA_CHECK(exclusive_scan(temp.data(), bytes, in.data(), out.data(), n, sum{}, 0u));
+  std::vector<std::uint32_t> got(n);
+  out.copy_to_host(got.data(), n);
+  int bad = 0;
+  std::uint32_t run = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    bad += got[i] != run;
+    run += h[i];
+  }
+  const keep_rule<std::uint32_t> odd{keep_kind::odd, 0};
+  bytes = 0;
+  PARASCAN_CUDA_CHECK(select_if(nullptr, bytes, in.data(), out.data(), kept.data(), n, odd));
+  device_buffer<char> temp2(bytes);
+  PARASCAN_CUDA_CHECK(select_if(temp2.data(), bytes, in.data(), out.data(), kept.data(), n, odd));
+  std::int64_t count = 0;
+  kept.copy_to_host(&count, 1);
+  out.copy_to_host(got.data(), count);
+  std::int64_t j = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (h[i] % 2) bad += j >= count || got[j++] != h[i];
+  bad += j != count;
+  std::printf("scan of %lld u32 and select of the odd ones (%lld kept): %s\n", static_cast<long long>(n),
+              static_cast<long long>(count), bad ? "WRONG" : "ok");
+  return bad;
+}
