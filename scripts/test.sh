@@ -4,9 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/build.sh
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
-# The C++ package: install into a temporary prefix, build examples/consumer from it with
-# find_package(parascan), and run it (with no GPU it says so and exits 4).
-source scripts/consumer.sh
+# The packages: install into a temporary prefix, build and run examples/consumer from it, and pip
+# install the Python package into a fresh virtual environment and run its tests.
+scripts/package.sh "$build"
 # Fuzz the input parsers briefly (libFuzzer needs clang; fuzz.sh installs it when it can).
 set +e
 scripts/fuzz.sh "${PARASCAN_FUZZ_SECONDS:-60}"

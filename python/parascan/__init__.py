@@ -1,0 +1,224 @@
+"""parascan: data-parallel primitives on CUDA GPUs — scans, compaction, radix sort and summed-area tables —
+for CuPy, PyTorch and NumPy arrays.
+
+CuPy and PyTorch arrays (and any object with ``__cuda_array_interface__`` or ``__dlpack__``) are used in place
+on their GPU and results come back as the same kind of array; NumPy arrays are copied to the GPU and results
+come back as NumPy. Every call takes ``stream=`` (a ``torch.cuda.Stream``, a ``cupy.cuda.Stream``, an integer
+``cudaStream_t`` or an object with ``__cuda_stream__``); the default is the current stream of the input's
+framework, so calls are ordered with the framework's own work without a host synchronisation. Only calls whose
+result size depends on the data (``select``, ``partition``) synchronise, and ``select`` has a form with a
+caller-given output and device-side count that does not.
+
+>>> import cupy, parascan
+>>> x = cupy.arange(10, dtype=cupy.uint32)
+>>> parascan.exclusive_scan(x)
+array([ 0,  0,  1,  3,  6, 10, 15, 21, 28, 36], dtype=uint32)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+from ._arrays import Array, require_device, stream_of, wrap
+
+__version__ = _core.version
+__all__ = ["exclusive_scan", "inclusive_scan", "select", "partition", "sort", "argsort", "summed_area_table",
+           "device_count"]
+
+
+def device_count() -> int:
+    """The number of CUDA devices visible (0 on a machine without a GPU)."""
+    return _core.device_count()
+
+
+def _output(a: Array, out, name, shape, dtype, stream) -> Array:
+    if out is None:
+        return a.empty(shape, dtype, stream)
+    o = wrap(out, name, stream)
+    if o.kind == "numpy":
+        raise TypeError(f"parascan: argument '{name}' must be a device array (CuPy, PyTorch, ...), not NumPy")
+    if o.size != int(np.prod(shape, dtype=np.int64)) or o.dtype != np.dtype(dtype):
+        raise ValueError(f"parascan: argument '{name}' has dtype {o.dtype} and {o.size} items; "
+                         f"{int(np.prod(shape, dtype=np.int64))} items of {np.dtype(dtype)} are needed")
+    return o
+
+
+def _scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream):
+    require_device()
+    s = stream_of(stream, x, out)
+    a = wrap(x, "x", s)
+    out_dtype = np.dtype(dtype) if dtype is not None else a.dtype
+    o = _output(a, out, "out", a.shape, out_dtype, s)
+    _core.scan(inclusive, a.ptr, a.code, o.ptr, o.code, a.size, op, init, algorithm or "", strategy or "", s)
+    return o.result(s)
+
+
+def exclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None, strategy=None, stream=None):
+    """Exclusive scan of the items of ``x`` in C order: ``out[i] = init ∘ x[0] ∘ … ∘ x[i-1]``.
+
+    ``op``: "sum", "product", "min", "max", "and", "or", "xor" (any order of evaluation: associative only).
+    ``init``: the first output (default: the identity of ``op``). ``dtype``: the output type for widening
+    sums (uint8 → uint32/uint64, int8/int16 → int32, uint16 → uint32, uint32 → uint64, int32 → int64,
+    float32 → float64). ``algorithm`` / ``strategy``: the block scan and device strategy (default the
+    fastest, warp_shuffle / single_pass).
+
+    >>> parascan.exclusive_scan(torch.ones(5, dtype=torch.int32, device="cuda"))
+    tensor([0, 1, 2, 3, 4], device='cuda:0', dtype=torch.int32)
+    """
+    return _scan(False, x, op, init, dtype, out, algorithm, strategy, stream)
+
+
+def inclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None, strategy=None, stream=None):
+    """Inclusive scan: ``out[i] = [init ∘] x[0] ∘ … ∘ x[i]`` (see ``exclusive_scan``).
+
+    >>> parascan.inclusive_scan(numpy.array([3, 1, 4, 1, 5], dtype=numpy.uint8), dtype=numpy.uint32)
+    array([ 3,  4,  8,  9, 14], dtype=uint32)
+    """
+    return _scan(True, x, op, init, dtype, out, algorithm, strategy, stream)
+
+
+_RULES = ("nonzero", "gt", "ge", "lt", "le", "eq", "ne", "odd", "even", "finite")
+
+
+def _rule(keep):
+    if keep is None:
+        return "nonzero", 0.0
+    name, _, value = str(keep).partition(":")
+    if name not in _RULES or (name in ("gt", "ge", "lt", "le", "eq", "ne")) != bool(value):
+        raise ValueError(f"parascan: keep={keep!r} is not a rule: nonzero, gt:X, ge:X, lt:X, le:X, eq:X, ne:X, odd, "
+                         "even or finite")
+    try:
+        return name, float(value) if value else 0.0
+    except ValueError:
+        raise ValueError(f"parascan: keep={keep!r}: '{value}' is not a number") from None
+
+
+def _select(x, mask, keep, indices, partition, out, count, stream):
+    require_device()
+    if mask is not None and keep is not None:
+        raise ValueError("parascan: give either mask= or keep=, not both")
+    s = stream_of(stream, x, mask, out)
+    a = wrap(x, "x", s)
+    m = None
+    if mask is not None:
+        m = wrap(mask, "mask", s)
+        if m.size != a.size:
+            raise ValueError(f"parascan: mask has {m.size} items and x {a.size}; they must match")
+        if m.dtype.kind not in "biu":
+            raise TypeError(f"parascan: argument 'mask' has dtype {m.dtype}; integer or bool masks are accepted")
+    rule, value = _rule(keep)
+    out_dtype = np.dtype("int64") if indices else a.dtype
+    o = _output(a, out, "out", (a.size,), out_dtype, s)
+    c = _output(a, count, "count", (1,), np.int64, s)
+    _core.select(a.ptr, a.code, a.size, m.ptr if m else 0, m.code if m else "u1", rule, value, indices, partition,
+                 o.ptr, c.ptr, s)
+    return o, c, s
+
+
+def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=None):
+    """The items of ``x`` (in C order) where ``mask`` is non-zero or the rule ``keep`` holds, in input order.
+
+    ``keep``: "nonzero" (default), "gt:X", "ge:X", "lt:X", "le:X", "eq:X", "ne:X", "odd", "even", "finite".
+    ``indices=True`` returns the kept positions (int64) instead. Returns a 1-D array of the kept items, which
+    reads the count back (a synchronisation). With ``out`` (n items) and ``count`` (one int64) given, nothing
+    synchronises: the kept items are written to ``out`` and their number to ``count[0]``, and ``(out, count)``
+    is returned.
+
+    >>> parascan.select(cupy.array([5, 0, 7, 0], dtype=cupy.int32))
+    array([5, 7], dtype=int32)
+    """
+    o, c, s = _select(x, mask, keep, indices, False, out, count, stream)
+    if out is not None and count is not None:
+        return o.result(s), c.result(s)
+    return o.result(s, _core.read_count(c.ptr, s))
+
+
+def partition(x, mask=None, keep=None, stream=None):
+    """Stable split: the kept items first, then the rest, both in input order. Returns ``(split, num_kept)``.
+
+    >>> parascan.partition(numpy.arange(6), keep="odd")
+    (array([1, 3, 5, 0, 2, 4]), 3)
+    """
+    o, c, s = _select(x, mask, keep, False, True, None, None, stream)
+    kept = _core.read_count(c.ptr, s)
+    return o.result(s), kept
+
+
+def _bits(a, begin_bit, end_bit):
+    bits = 8 * a.dtype.itemsize
+    end = bits if end_bit is None else int(end_bit)
+    if not 0 <= int(begin_bit) <= end <= bits:
+        raise ValueError(f"parascan: bit range [{begin_bit}, {end}) is outside the {bits} bits of {a.dtype}")
+    return int(begin_bit), end
+
+
+def sort(keys, values=None, descending=False, begin_bit=0, end_bit=None, stream=None):
+    """Stable radix sort of ``keys`` (1-D), with ``values`` moved alongside when given: returns the sorted keys,
+    or ``(keys, values)``. Order as CUB's: floats by value with −0.0 equal to +0.0 and NaNs by bit pattern;
+    only bits [begin_bit, end_bit) of the order-preserving image of a key are compared.
+
+    >>> parascan.sort(torch.tensor([3.0, -1.0, 2.0], device="cuda"))
+    tensor([-1.,  2.,  3.], device='cuda:0')
+    """
+    require_device()
+    s = stream_of(stream, keys, values)
+    k = wrap(keys, "keys", s)
+    b, e = _bits(k, begin_bit, end_bit)
+    ko = k.empty(k.shape, k.dtype, s)
+    if values is None:
+        _core.sort(k.ptr, ko.ptr, k.code, 0, 0, "u4", False, k.size, bool(descending), b, e, s)
+        return ko.result(s)
+    v = wrap(values, "values", s)
+    if v.size != k.size:
+        raise ValueError(f"parascan: values has {v.size} items and keys {k.size}; they must match")
+    vo = v.empty(v.shape, v.dtype, s)
+    _core.sort(k.ptr, ko.ptr, k.code, v.ptr, vo.ptr, v.code.replace("b1", "u1"), False, k.size, bool(descending), b, e, s)
+    return ko.result(s), vo.result(s)
+
+
+def argsort(keys, descending=False, begin_bit=0, end_bit=None, stream=None):
+    """The stable sorting permutation of ``keys`` as int64 positions (``keys[argsort(keys)]`` is sorted).
+
+    >>> parascan.argsort(cupy.array([30, 10, 20, 10]))
+    array([1, 3, 2, 0])
+    """
+    require_device()
+    s = stream_of(stream, keys)
+    k = wrap(keys, "keys", s)
+    b, e = _bits(k, begin_bit, end_bit)
+    ko = k.empty(k.shape, k.dtype, s)
+    perm = k.empty(k.shape, np.int64, s)
+    _core.sort(k.ptr, ko.ptr, k.code, 0, perm.ptr, "u8", True, k.size, bool(descending), b, e, s)
+    return perm.result(s)
+
+
+def summed_area_table(image, layout="padded", dtype=None, squared=False, stream=None):
+    """Summed-area table of a 2-D image (rows × columns): ``layout="padded"`` gives (H+1) × (W+1) with a zero
+    first row and column (as OpenCV), ``"inclusive"`` H × W with ``T[y, x] = Σ image[:y+1, :x+1]``.
+    ``dtype``: the accumulator (default the smallest unsigned integer type that holds the sums exactly for
+    integer images, float64 for float images). ``squared``: sums of squared pixels.
+
+    >>> parascan.summed_area_table(numpy.ones((2, 3), dtype=numpy.uint8), layout="inclusive")
+    array([[1, 2, 3],
+           [2, 4, 6]], dtype=uint32)
+    """
+    require_device()
+    if layout not in ("padded", "inclusive"):
+        raise ValueError(f"parascan: layout={layout!r} is not 'padded' or 'inclusive'")
+    s = stream_of(stream, image)
+    a = wrap(image, "image", s)
+    if len(a.shape) != 2:
+        raise ValueError(f"parascan: image must be 2-D (rows, columns), got shape {a.shape}")
+    h, w = a.shape
+    if dtype is None:
+        if a.dtype.kind == "f":
+            dtype = np.float64
+        else:
+            top = float(np.iinfo(a.dtype).max) ** (2 if squared else 1)
+            dtype = np.uint32 if w * h * top < 2.0**32 else np.uint64
+    pad = 1 if layout == "padded" else 0
+    acc = np.dtype(dtype)
+    t = a.empty((h + pad, w + pad), acc, s)
+    _core.summed_area_table(a.ptr, a.code, w * a.dtype.itemsize, t.ptr, t.code, (w + pad) * acc.itemsize, w, h,
+                            layout == "padded", bool(squared), s)
+    return t.result(s)

@@ -1,0 +1,136 @@
+"""python -m parascan.bench [--sizes 20,24,28,30] [--repeat 10] [--csv FILE]
+
+parascan beside the GPU libraries a Python user has, in one process on the same arrays, timed with CUDA
+events on one stream (median of --repeat runs after a warm-up): torch.cumsum, cupy.cumsum, torch.sort,
+cupy.sort, torch.argsort(stable=True), cupy.argsort, torch.masked_select and cupy.compress. Prints time,
+items/s and the ratio (> 1: parascan faster), checking each parascan result against the peer's. Also the
+host cost of one call at 2^10: the Python function, and the compiled layer called with raw pointers
+(the C++ call plus nanobind's conversion), both without synchronising.
+"""
+import argparse
+import sys
+import time
+
+import numpy as np
+
+import parascan
+from parascan import _core
+
+
+def _median_ms(torch, fn, repeat):
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeat):
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return float(np.median(times))
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", default="20,24,28,30")
+    p.add_argument("--repeat", type=int, default=10)
+    p.add_argument("--csv")
+    a = p.parse_args(argv)
+    if parascan.device_count() == 0:
+        print("parascan.bench: no CUDA device", file=sys.stderr)
+        return 4
+    import torch
+    try:
+        import cupy
+    except Exception:
+        cupy = None
+    print(f"parascan {parascan.__version__} on {torch.cuda.get_device_name()}, torch {torch.__version__}"
+          + (f", cupy {cupy.__version__}" if cupy else "") + f", median of {a.repeat}")
+    rows = []
+
+    def row(op, n, peer, peer_ms, ours_ms, ok):
+        rows.append((op, n, peer, peer_ms, ours_ms, ok))
+        print(f"{op:9s} 2^{int(np.log2(n)):<3d} {peer:24s} {peer_ms:10.4f} ms  parascan {ours_ms:10.4f} ms "
+              f"{n / ours_ms / 1e6:8.2f} G/s  {peer_ms / ours_ms:5.2f}x  {'ok' if ok else 'MISMATCH'}", flush=True)
+
+    s = torch.cuda.current_stream()
+    with torch.cuda.stream(s):
+        for k in (int(v) for v in a.sizes.split(",")):
+            n = 1 << k
+            free = torch.cuda.mem_get_info()[0]
+            x = torch.randint(0, 1 << 30, (n,), dtype=torch.int32, device="cuda")
+            cx = cupy.asarray(x) if cupy else None  # the same memory
+            ours = parascan.inclusive_scan(x)
+            ref = torch.cumsum(x, 0, dtype=torch.int32)
+            ok = bool(torch.equal(ours, ref))
+            t_ours = _median_ms(torch, lambda: parascan.inclusive_scan(x), a.repeat)
+            row("cumsum", n, "torch.cumsum", _median_ms(torch, lambda: torch.cumsum(x, 0, dtype=torch.int32), a.repeat), t_ours, ok)
+            if cupy:
+                row("cumsum", n, "cupy.cumsum", _median_ms(torch, lambda: cupy.cumsum(cx), a.repeat), t_ours,
+                    bool((cupy.cumsum(cx) == cupy.asarray(ours)).all()))
+            del ours, ref
+            mask = x > (1 << 29)
+            ours = parascan.select(x, mask=mask)
+            ok = bool(torch.equal(ours, torch.masked_select(x, mask)))
+            t_ours = _median_ms(torch, lambda: parascan.select(x, mask=mask), a.repeat)
+            row("select", n, "torch.masked_select", _median_ms(torch, lambda: torch.masked_select(x, mask), a.repeat), t_ours, ok)
+            if cupy:
+                cm = cupy.asarray(mask)
+                row("select", n, "cupy.compress", _median_ms(torch, lambda: cupy.compress(cm, cx), a.repeat), t_ours,
+                    bool((cupy.compress(cm, cx) == cupy.asarray(ours)).all()))
+            del ours
+            if 6 * 8 * n < free:  # keys, indices and both libraries' buffers
+                ours = parascan.sort(x)
+                ok = bool(torch.equal(ours, torch.sort(x, stable=True).values))
+                t_ours = _median_ms(torch, lambda: parascan.sort(x), a.repeat)
+                row("sort", n, "torch.sort", _median_ms(torch, lambda: torch.sort(x), a.repeat), t_ours, ok)
+                if cupy:
+                    row("sort", n, "cupy.sort", _median_ms(torch, lambda: cupy.sort(cx), a.repeat), t_ours,
+                        bool((cupy.sort(cx) == cupy.asarray(ours)).all()))
+                del ours
+                ours = parascan.argsort(x)
+                ok = bool(torch.equal(ours, torch.argsort(x, stable=True)))
+                t_ours = _median_ms(torch, lambda: parascan.argsort(x), a.repeat)
+                row("argsort", n, "torch.argsort(stable)", _median_ms(torch, lambda: torch.argsort(x, stable=True), a.repeat), t_ours, ok)
+                if cupy:
+                    row("argsort", n, "cupy.argsort", _median_ms(torch, lambda: cupy.argsort(cx), a.repeat), t_ours,
+                        bool((cupy.argsort(cx) == cupy.asarray(ours)).all()))
+                del ours
+            del x, cx, mask
+            torch.cuda.empty_cache()
+            if cupy:
+                cupy.get_default_memory_pool().free_all_blocks()
+
+    # Host cost of one call (no synchronisation): the Python API, and the compiled layer with raw pointers.
+    x = torch.randint(0, 100, (1 << 10,), dtype=torch.int32, device="cuda")
+    out = torch.empty_like(x)
+    h = s.cuda_stream
+    calls = 2000
+    for fn in (lambda: parascan.inclusive_scan(x, out=out),
+               lambda: _core.scan(True, x.data_ptr(), "i4", out.data_ptr(), "i4", 1024, "sum", None, "", "", h)):
+        fn()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        parascan.inclusive_scan(x, out=out)
+    py_us = (time.perf_counter() - t0) / calls * 1e6
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        _core.scan(True, x.data_ptr(), "i4", out.data_ptr(), "i4", 1024, "sum", None, "", "", h)
+    cpp_us = (time.perf_counter() - t0) / calls * 1e6
+    torch.cuda.synchronize()
+    print(f"call overhead at 2^10 (host time per call): parascan.inclusive_scan {py_us:.1f} us, compiled layer "
+          f"{cpp_us:.1f} us, Python layer {py_us - cpp_us:.1f} us")
+    if a.csv:
+        with open(a.csv, "w") as f:
+            f.write("op,n,peer,peer_ms,parascan_ms,ratio,check\n")
+            for op, n, peer, pm, om, ok in rows:
+                f.write(f"{op},{n},{peer},{pm:.6f},{om:.6f},{pm / om:.4f},{'ok' if ok else 'mismatch'}\n")
+            f.write(f"overhead,1024,python_call_us,{py_us:.3f},{cpp_us:.3f},,\n")
+    return 1 if any(not r[5] for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

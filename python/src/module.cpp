@@ -1,0 +1,311 @@
+// parascan._core: the nanobind layer between Python and libparascan. It takes raw device pointers,
+// element types as NumPy type codes ("u4", "f8", "b1", ...) and a stream handle; the Python package
+// (parascan/__init__.py) does the array interop. Temporary storage comes from cudaMallocAsync on the
+// caller's stream and goes back with cudaFreeAsync, so nothing here synchronises except the calls
+// that must read a count (`read_count`). CUDA errors raise RuntimeError naming the error, out of
+// device memory MemoryError with the bytes requested.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <cuda_runtime_api.h>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include "parascan/config.hpp"
+#include "parascan/instantiated.hpp"
+#include "parascan/ops.hpp"
+#include "parascan/radix_sort.hpp"
+#include "parascan/sat.hpp"
+#include "parascan/scan.hpp"
+#include "parascan/select.hpp"
+
+namespace nb = nanobind;
+using namespace parascan;
+
+namespace {
+
+/// Raised to Python as MemoryError.
+struct memory_error : std::exception {
+  std::string msg;
+  explicit memory_error(std::string m) : msg(std::move(m)) {}
+  const char* what() const noexcept override { return msg.c_str(); }
+};
+
+void check(cudaError_t e, const char* what, std::size_t bytes = 0) {
+  if (e == cudaSuccess) return;
+  (void)cudaGetLastError();  // clear a sticky launch error so the next call starts clean
+  if (e == cudaErrorMemoryAllocation)
+    throw memory_error(std::string("parascan: ") + what + ": out of device memory (" + std::to_string(bytes) +
+                       " bytes of temporary storage requested)");
+  throw std::runtime_error(std::string("parascan: ") + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+}
+
+/// Stream-ordered temporary storage.
+struct temp_storage {
+  void* ptr = nullptr;
+  cudaStream_t stream;
+  temp_storage(std::size_t bytes, cudaStream_t s) : stream(s) {
+    if (bytes == 0) return;
+    const cudaError_t e = cudaMallocAsync(&ptr, bytes, stream);
+    if (e == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      throw memory_error("parascan: out of device memory: temporary storage of " + std::to_string(bytes) + " bytes requested");
+    }
+    check(e, "cudaMallocAsync");
+  }
+  ~temp_storage() {
+    if (ptr) (void)cudaFreeAsync(ptr, stream);
+  }
+  temp_storage(const temp_storage&) = delete;
+  temp_storage& operator=(const temp_storage&) = delete;
+};
+
+/// Runs a CUB-shaped two-phase call: size query, stream-ordered temporary, the call.
+template <class F>
+void two_phase(F&& f, cudaStream_t stream, const char* what) {
+  std::size_t bytes = 0;
+  check(f(nullptr, bytes), what);
+  temp_storage temp(bytes, stream);
+  check(f(temp.ptr, bytes), what, bytes);
+}
+
+template <class T> struct tag { using type = T; };
+
+/// Calls f(tag<T>) for the element type named by a NumPy type code ("b1" is handled as u1).
+template <class F>
+void with_type(const std::string& code, F&& f) {
+  if (code == "u1" || code == "b1") f(tag<std::uint8_t>{});
+  else if (code == "i1") f(tag<std::int8_t>{});
+  else if (code == "u2") f(tag<std::uint16_t>{});
+  else if (code == "i2") f(tag<std::int16_t>{});
+  else if (code == "u4") f(tag<std::uint32_t>{});
+  else if (code == "i4") f(tag<std::int32_t>{});
+  else if (code == "u8") f(tag<std::uint64_t>{});
+  else if (code == "i8") f(tag<std::int64_t>{});
+  else if (code == "f4") f(tag<float>{});
+  else if (code == "f8") f(tag<double>{});
+  else throw nb::value_error(("parascan: element type '" + code + "' is not supported").c_str());
+}
+
+template <class F>
+void with_op(const std::string& op, F&& f) {
+  if (op == "sum") f(tag<sum>{});
+  else if (op == "product") f(tag<product>{});
+  else if (op == "min") f(tag<min_op>{});
+  else if (op == "max") f(tag<max_op>{});
+  else if (op == "and") f(tag<bit_and>{});
+  else if (op == "or") f(tag<bit_or>{});
+  else if (op == "xor") f(tag<bit_xor>{});
+  else throw nb::value_error(("parascan: op '" + op + "' is not one of sum, product, min, max, and, or, xor").c_str());
+}
+
+cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
+template <class T> T* as_ptr(std::uintptr_t p) { return reinterpret_cast<T*>(p); }
+
+scan_options scan_opts(const std::string& algorithm, const std::string& strategy) {
+  scan_options o;
+  if (!algorithm.empty()) {
+    const auto a = parse_block_algorithm(algorithm);
+    if (!a) throw nb::value_error(("parascan: algorithm '" + algorithm + "' is not one of hillis_steele, blelloch_padded, brent_kung, warp_shuffle").c_str());
+    o.algorithm = *a;
+  }
+  if (!strategy.empty()) {
+    const auto s = parse_device_strategy(strategy);
+    if (!s) throw nb::value_error(("parascan: strategy '" + strategy + "' is not one of recursive, reduce_then_scan, single_pass").c_str());
+    o.strategy = *s;
+  }
+  return o;
+}
+
+template <class T>
+T from_python(const nb::object& v) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(nb::cast<double>(v));
+  else if constexpr (std::is_signed_v<T>) return static_cast<T>(nb::cast<long long>(v));
+  else return static_cast<T>(nb::cast<unsigned long long>(v));
+}
+
+/// Exclusive (with init) or inclusive (init None) scan of n items.
+void scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, std::uintptr_t out, const std::string& out_type,
+          std::int64_t n, const std::string& op, nb::object init, const std::string& algorithm,
+          const std::string& strategy, std::uintptr_t stream) {
+  const scan_options o = scan_opts(algorithm, strategy);
+  with_type(in_type, [&](auto in_tag) {
+    with_type(out_type, [&](auto out_tag) {
+      with_op(op, [&](auto op_tag) {
+        using In = typename decltype(in_tag)::type;
+        using Out = typename decltype(out_tag)::type;
+        using Op = typename decltype(op_tag)::type;
+        if constexpr (has_scan<In, Out, Op>) {
+          const cudaStream_t s = as_stream(stream);
+          if (inclusive && init.is_none()) {
+            two_phase([&](void* t, std::size_t& b) { return inclusive_scan(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, s, o); }, s, "inclusive_scan");
+          } else if (inclusive) {
+            const Out v = from_python<Out>(init);
+            two_phase([&](void* t, std::size_t& b) { return inclusive_scan_init(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, v, s, o); }, s, "inclusive_scan");
+          } else {
+            const Out v = init.is_none() ? identity_of<Op, Out>() : from_python<Out>(init);
+            two_phase([&](void* t, std::size_t& b) { return exclusive_scan(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, v, s, o); }, s, "exclusive_scan");
+          }
+        } else {
+          throw nb::value_error(("parascan: no " + op + " scan from " + in_type + " to " + out_type +
+                                 " (same-type scans of every integer and float type, bitwise ops on integers only; "
+                                 "widening sums u1→u4/u8, i1→i4, u2→u4, i2→i4, u4→u8, i4→i8, f4→f8)").c_str());
+        }
+      });
+    });
+  });
+}
+
+keep_kind parse_keep(const std::string& k) {
+  static const char* names[] = {"nonzero", "gt", "ge", "lt", "le", "eq", "ne", "odd", "even", "finite"};
+  for (int i = 0; i < 10; ++i)
+    if (k == names[i]) return static_cast<keep_kind>(i);
+  throw nb::value_error(("parascan: keep rule '" + k + "' is not one of nonzero, gt:X, ge:X, lt:X, le:X, eq:X, ne:X, odd, even, finite").c_str());
+}
+
+/// Compaction: kept values (or their int64 positions with `indices`), or with `partition` all items,
+/// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0.
+void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, std::uintptr_t mask, const std::string& mask_type,
+            const std::string& rule, double value, bool indices, bool partition, std::uintptr_t out, std::uintptr_t count,
+            std::uintptr_t stream) {
+  const cudaStream_t s = as_stream(stream);
+  auto* cnt = as_ptr<std::int64_t>(count);
+  if (mask != 0 && indices) {
+    with_type(mask_type, [&](auto f_tag) {
+      using F = typename decltype(f_tag)::type;
+      if constexpr (std::is_integral_v<F>)
+        two_phase([&](void* t, std::size_t& b) { return select_flagged_indices(t, b, as_ptr<const F>(mask), as_ptr<std::int64_t>(out), cnt, n, s); }, s, "select");
+      else throw nb::type_error("parascan: mask must hold integers or booleans");
+    });
+    return;
+  }
+  with_type(type, [&](auto t_tag) {
+    using T = typename decltype(t_tag)::type;
+    if (mask != 0) {
+      with_type(mask_type, [&](auto f_tag) {
+        using F = typename decltype(f_tag)::type;
+        if constexpr (std::is_integral_v<F>) {
+          if (partition) two_phase([&](void* t, std::size_t& b) { return partition_flagged(t, b, as_ptr<const T>(in), as_ptr<const F>(mask), as_ptr<T>(out), cnt, n, s); }, s, "partition");
+          else two_phase([&](void* t, std::size_t& b) { return select_flagged(t, b, as_ptr<const T>(in), as_ptr<const F>(mask), as_ptr<T>(out), cnt, n, s); }, s, "select");
+        } else {
+          throw nb::type_error("parascan: mask must hold integers or booleans");
+        }
+      });
+      return;
+    }
+    const keep_kind k = parse_keep(rule);
+    if constexpr (!std::is_floating_point_v<T>) {
+      if (k == keep_kind::finite) throw nb::value_error("parascan: keep 'finite' needs float items");
+    } else {
+      if (k == keep_kind::odd || k == keep_kind::even) throw nb::value_error("parascan: keep 'odd'/'even' needs integer items");
+    }
+    const keep_rule<T> r{k, static_cast<T>(value)};
+    if (indices) two_phase([&](void* t, std::size_t& b) { return select_if_indices(t, b, as_ptr<const T>(in), as_ptr<std::int64_t>(out), cnt, n, r, s); }, s, "select");
+    else if (partition) two_phase([&](void* t, std::size_t& b) { return partition_if(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, s); }, s, "partition");
+    else two_phase([&](void* t, std::size_t& b) { return select_if(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, s); }, s, "select");
+  });
+}
+
+/// Radix sort of keys, with values (values_in != 0), or argsort (argsort: values_out gets the
+/// positions, of value_type u4 or u8).
+void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::string& key_type, std::uintptr_t values_in,
+          std::uintptr_t values_out, const std::string& value_type, bool argsort, std::int64_t n, bool descending,
+          int begin_bit, int end_bit, std::uintptr_t stream) {
+  const cudaStream_t s = as_stream(stream);
+  sort_options o;
+  o.descending = descending;
+  o.begin_bit = begin_bit;
+  o.end_bit = end_bit;
+  with_type(key_type, [&](auto k_tag) {
+    using K = typename decltype(k_tag)::type;
+    if (values_out == 0) {
+      two_phase([&](void* t, std::size_t& b) { return radix_sort_keys(t, b, as_ptr<const K>(keys_in), as_ptr<K>(keys_out), n, o, s); }, s, "sort");
+      return;
+    }
+    with_type(value_type, [&](auto v_tag) {
+      using V = typename decltype(v_tag)::type;
+      const V* vin = argsort ? nullptr : as_ptr<const V>(values_in);
+      two_phase([&](void* t, std::size_t& b) { return radix_sort_pairs(t, b, as_ptr<const K>(keys_in), as_ptr<K>(keys_out), vin, as_ptr<V>(values_out), n, o, s); }, s, "sort");
+    });
+  });
+}
+
+void summed_area(std::uintptr_t image, const std::string& in_type, std::int64_t image_pitch, std::uintptr_t table,
+                 const std::string& acc_type, std::int64_t table_pitch, std::int64_t width, std::int64_t height,
+                 bool padded, bool squared, std::uintptr_t stream) {
+  const cudaStream_t s = as_stream(stream);
+  with_type(in_type, [&](auto i_tag) {
+    with_type(acc_type, [&](auto a_tag) {
+      using In = typename decltype(i_tag)::type;
+      using Acc = typename decltype(a_tag)::type;
+      constexpr bool integer_in = std::is_same_v<In, std::uint8_t> || std::is_same_v<In, std::uint16_t> || std::is_same_v<In, std::uint32_t>;
+      constexpr bool acc_ok = std::is_same_v<Acc, std::uint32_t> || std::is_same_v<Acc, std::uint64_t> || std::is_floating_point_v<Acc>;
+      if constexpr ((integer_in && acc_ok) || (std::is_same_v<In, float> && std::is_floating_point_v<Acc>)) {
+        two_phase([&](void* t, std::size_t& b) {
+          return summed_area_table(t, b, as_ptr<const In>(image), static_cast<std::size_t>(image_pitch), as_ptr<Acc>(table),
+                                   static_cast<std::size_t>(table_pitch), image_shape{width, height},
+                                   padded ? sat_layout::padded : sat_layout::inclusive, squared, s);
+        }, s, "summed_area_table");
+      } else {
+        throw nb::value_error(("parascan: no summed-area table from " + in_type + " to " + acc_type +
+                               " (images u1/u2/u4 into u4/u8/f4/f8, f4 into f4/f8)").c_str());
+      }
+    });
+  });
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "parascan's compiled layer (use the functions of the parascan package)";
+  m.attr("version") = PARASCAN_VERSION_STRING;
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const memory_error& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
+    }
+  });
+  m.def("device_count", [] {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return 0;
+    }
+    return n;
+  });
+  m.def("current_device", [] {
+    int d = 0;
+    check(cudaGetDevice(&d), "cudaGetDevice");
+    return d;
+  });
+  m.def("set_device", [](int d) { check(cudaSetDevice(d), "cudaSetDevice"); });
+  m.def("malloc", [](std::size_t bytes, std::uintptr_t stream) {
+    void* p = nullptr;
+    if (bytes == 0) return std::uintptr_t(0);
+    const cudaError_t e = cudaMallocAsync(&p, bytes, as_stream(stream));
+    if (e == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      throw memory_error("parascan: out of device memory: " + std::to_string(bytes) + " bytes requested");
+    }
+    check(e, "cudaMallocAsync");
+    return reinterpret_cast<std::uintptr_t>(p);
+  });
+  m.def("free", [](std::uintptr_t p, std::uintptr_t stream) {
+    if (p) check(cudaFreeAsync(reinterpret_cast<void*>(p), as_stream(stream)), "cudaFreeAsync");
+  });
+  m.def("copy", [](std::uintptr_t dst, std::uintptr_t src, std::size_t bytes, std::uintptr_t stream) {
+    if (bytes) check(cudaMemcpyAsync(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes, cudaMemcpyDefault, as_stream(stream)), "cudaMemcpyAsync");
+  });
+  m.def("synchronize", [](std::uintptr_t stream) { check(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize"); });
+  m.def("read_count", [](std::uintptr_t count, std::uintptr_t stream) {
+    std::int64_t v = 0;
+    check(cudaMemcpyAsync(&v, reinterpret_cast<const void*>(count), sizeof v, cudaMemcpyDeviceToHost, as_stream(stream)), "cudaMemcpyAsync");
+    check(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize");
+    return v;
+  });
+  m.def("scan", &scan_items);
+  m.def("select", &select_items);
+  m.def("sort", &sort_items);
+  m.def("summed_area_table", &summed_area);
+}

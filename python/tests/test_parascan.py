@@ -1,0 +1,251 @@
+"""parascan's Python API against NumPy references, with NumPy, CuPy and PyTorch inputs (random data, never all
+zeros; sizes 0, 1, 31–33, tile ± 1, 2^20 + 7, > 2^24), streams, DLPack, and every error case."""
+import numpy as np
+import pytest
+
+import parascan
+from conftest import HAS_GPU, cupy, gpu, torch
+
+SIZES = [0, 1, 31, 32, 33, 8191, 8192, 8193, (1 << 20) + 7, (1 << 24) + 5]
+rng = np.random.default_rng(12345)
+
+
+def rand(n, dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return rng.standard_normal(n).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, size=n, endpoint=True, dtype=dtype)
+
+
+def test_imports_and_version():
+    assert parascan.__version__.count(".") == 2
+    assert isinstance(parascan.device_count(), int)
+
+
+@pytest.mark.skipif(HAS_GPU, reason="checks the behaviour without a GPU")
+def test_without_a_gpu_every_function_says_so():
+    x = np.arange(5, dtype=np.uint32)
+    calls = [lambda: parascan.exclusive_scan(x), lambda: parascan.inclusive_scan(x), lambda: parascan.select(x),
+             lambda: parascan.partition(x), lambda: parascan.sort(x), lambda: parascan.argsort(x),
+             lambda: parascan.summed_area_table(x.reshape(1, 5))]
+    for call in calls:
+        with pytest.raises(RuntimeError, match="no CUDA device"):
+            call()
+
+
+@gpu
+@pytest.mark.parametrize("n", SIZES)
+def test_scans_of_every_size(xp, n):
+    x = rand(n, np.uint32)
+    ex = parascan.exclusive_scan(xp.to_device(x))
+    inc = parascan.inclusive_scan(xp.to_device(x))
+    want = np.cumsum(x, dtype=np.uint32)
+    np.testing.assert_array_equal(xp.to_host(inc), want)
+    np.testing.assert_array_equal(xp.to_host(ex), np.concatenate([[0], want[:-1]]).astype(np.uint32) if n else want)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "int32", "uint64", "int64", "float32", "float64"])
+@pytest.mark.parametrize("op", ["sum", "min", "max", "and", "or", "xor", "product"])
+def test_scan_ops_and_types(xp, dtype, op):
+    if np.dtype(dtype).kind == "f" and op in ("and", "or", "xor"):
+        with pytest.raises(ValueError, match="no .* scan"):
+            parascan.inclusive_scan(xp.to_device(rand(10, dtype)), op=op)
+        return
+    if xp.kind == "torch" and dtype == "uint64":
+        pytest.skip("torch cannot copy uint64 tensors to NumPy in every version")
+    n = 100003
+    x = rand(n, dtype)
+    if op == "product":  # keep products finite and exact
+        x = (np.abs(x) % 3 + 1).astype(dtype) if np.dtype(dtype).kind != "f" else np.ones(n, dtype)
+    ufunc = {"sum": np.add, "min": np.minimum, "max": np.maximum, "and": np.bitwise_and, "or": np.bitwise_or,
+             "xor": np.bitwise_xor, "product": np.multiply}[op]
+    got = xp.to_host(parascan.inclusive_scan(xp.to_device(x), op=op))
+    want = ufunc.accumulate(x, dtype=dtype)
+    if np.dtype(dtype).kind == "f" and op == "sum":
+        np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-2 * np.sqrt(n))
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@gpu
+def test_widening_scan_init_and_out(xp):
+    x = rand(50001, np.uint8)
+    got = xp.to_host(parascan.exclusive_scan(xp.to_device(x), dtype=np.uint32, init=7))
+    want = np.concatenate([[7], 7 + np.cumsum(x, dtype=np.uint32)[:-1]]).astype(np.uint32)
+    np.testing.assert_array_equal(got, want)
+    if xp.kind != "numpy":
+        d = xp.to_device(x.astype(np.uint32))
+        out = xp.to_device(np.full(x.size, 0xDEADBEEF, dtype=np.uint32))
+        r = parascan.inclusive_scan(d, out=out, algorithm="blelloch_padded", strategy="reduce_then_scan")
+        assert r is out
+        np.testing.assert_array_equal(xp.to_host(out), np.cumsum(x, dtype=np.uint32))
+
+
+@gpu
+@pytest.mark.parametrize("n", [0, 1, 33, 8193, (1 << 20) + 7])
+def test_select_mask_rules_indices_partition(xp, n):
+    x = rand(n, np.int32)
+    mask = rng.integers(0, 2, n).astype(bool)
+    np.testing.assert_array_equal(xp.to_host(parascan.select(xp.to_device(x), mask=xp.to_device(mask))), x[mask])
+    np.testing.assert_array_equal(xp.to_host(parascan.select(xp.to_device(x), keep="gt:0")), x[x > 0])
+    np.testing.assert_array_equal(xp.to_host(parascan.select(xp.to_device(x), keep="odd")), x[x % 2 != 0])
+    np.testing.assert_array_equal(xp.to_host(parascan.select(xp.to_device(x), keep="le:-5", indices=True)),
+                                  np.nonzero(x <= -5)[0])
+    split, kept = parascan.partition(xp.to_device(x), keep="even")
+    assert kept == int(np.sum(x % 2 == 0))
+    np.testing.assert_array_equal(xp.to_host(split), np.concatenate([x[x % 2 == 0], x[x % 2 != 0]]))
+
+
+@gpu
+def test_select_into_caller_buffers_without_sync(xp):
+    if xp.kind == "numpy":
+        pytest.skip("caller-given outputs are device arrays")
+    x = rand(70001, np.float32)
+    out = xp.to_device(np.zeros(x.size, np.float32))
+    count = xp.to_device(np.zeros(1, np.int64))
+    r_out, r_count = parascan.select(xp.to_device(x), keep="finite", out=out, count=count)
+    assert r_out is out and r_count is count
+    assert int(xp.to_host(count)[0]) == x.size
+    np.testing.assert_array_equal(xp.to_host(out), x)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "int32", "uint32", "float32", "int64", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 33, 5889, (1 << 20) + 7])
+def test_sort_argsort_pairs(xp, dtype, n):
+    if xp.kind == "torch" and dtype in ("uint16", "uint32") and not hasattr(torch, "uint32"):
+        pytest.skip("this PyTorch has no uint16/uint32 tensors")
+    keys = rand(n, dtype)
+    if np.dtype(dtype).kind == "f" and n > 10:
+        keys[::7] = 0.0
+        keys[3::7] = -0.0  # equal to +0.0: stable order keeps them in input order
+    order = np.argsort(keys, kind="stable")
+    np.testing.assert_array_equal(xp.to_host(parascan.sort(xp.to_device(keys))), keys[order])
+    np.testing.assert_array_equal(xp.to_host(parascan.argsort(xp.to_device(keys))), order)
+    vals = np.arange(n, dtype=np.int64) * 3
+    k2, v2 = parascan.sort(xp.to_device(keys), xp.to_device(vals), descending=True)
+    desc = np.argsort(-keys.astype(np.float64) if keys.dtype.kind == "f" else ~keys, kind="stable")
+    np.testing.assert_array_equal(xp.to_host(v2), vals[desc])
+    np.testing.assert_array_equal(xp.to_host(k2), keys[desc])
+
+
+@gpu
+def test_sort_bit_range(xp):
+    keys = rand(40000, np.uint32)
+    low = keys & 0xFFFF
+    got = xp.to_host(parascan.argsort(xp.to_device(keys), end_bit=16))
+    np.testing.assert_array_equal(got, np.argsort(low, kind="stable"))
+    with pytest.raises(ValueError, match="bit range"):
+        parascan.sort(xp.to_device(keys), begin_bit=8, end_bit=40)
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (64, 128), (481, 640), (1025, 2049)])
+def test_summed_area_table(xp, shape):
+    img = rng.integers(0, 256, size=shape, dtype=np.uint8)
+    want = np.cumsum(np.cumsum(img.astype(np.uint64), 0), 1)
+    got = xp.to_host(parascan.summed_area_table(xp.to_device(img), layout="inclusive"))
+    assert got.dtype == np.uint32
+    np.testing.assert_array_equal(got, want)
+    padded = xp.to_host(parascan.summed_area_table(xp.to_device(img), dtype=np.uint64))
+    assert padded.shape == (shape[0] + 1, shape[1] + 1) and not padded[0].any() and not padded[:, 0].any()
+    np.testing.assert_array_equal(padded[1:, 1:], want)
+    sq = xp.to_host(parascan.summed_area_table(xp.to_device(img), layout="inclusive", squared=True))
+    np.testing.assert_array_equal(sq, np.cumsum(np.cumsum(img.astype(np.uint64) ** 2, 0), 1))
+
+
+@gpu
+def test_torch_streams_order_work_without_sync():
+    if torch is None:
+        pytest.skip("PyTorch not installed")
+    s = torch.cuda.Stream()
+    x = torch.randint(0, 1000, (1 << 22,), dtype=torch.int32, device="cuda")
+    torch.cuda.current_stream().synchronize()
+    with torch.cuda.stream(s):
+        y = x * 2  # queued on s
+        z = parascan.inclusive_scan(y)  # default: the current stream, s
+        w = parascan.exclusive_scan(z, stream=s)
+    s.synchronize()
+    want = np.cumsum(x.cpu().numpy().astype(np.int64) * 2).astype(np.int32)
+    np.testing.assert_array_equal(z.cpu().numpy(), want)
+    np.testing.assert_array_equal(w.cpu().numpy(), np.concatenate([[0], np.cumsum(want)[:-1]]).astype(np.int32))
+
+
+@gpu
+def test_cupy_streams_and_handles():
+    if cupy is None:
+        pytest.skip("CuPy not installed")
+    s = cupy.cuda.Stream(non_blocking=True)
+    x = cupy.random.randint(0, 100, size=1 << 21, dtype=cupy.int64)
+    cupy.cuda.get_current_stream().synchronize()
+    with s:
+        y = x + 1
+        z = parascan.inclusive_scan(y)
+        k = parascan.sort(y, stream=s.ptr)  # an integer handle
+    s.synchronize()
+    np.testing.assert_array_equal(cupy.asnumpy(z), np.cumsum(cupy.asnumpy(x) + 1))
+    np.testing.assert_array_equal(cupy.asnumpy(k), np.sort(cupy.asnumpy(x) + 1))
+
+
+class _DlpackOnly:
+    """An array that offers only DLPack (as JAX does)."""
+
+    def __init__(self, t):
+        self.t = t
+
+    def __dlpack__(self, stream=None, **kw):
+        return self.t.__dlpack__(stream=stream) if stream is not None else self.t.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.t.__dlpack_device__()
+
+
+@gpu
+def test_dlpack_round_trip():
+    lib = torch if torch is not None else cupy
+    if lib is None:
+        pytest.skip("neither PyTorch nor CuPy installed")
+    x = rand(12345, np.uint32)
+    d = torch.from_numpy(x).cuda() if lib is torch else cupy.asarray(x)
+    r = parascan.inclusive_scan(_DlpackOnly(d))
+    back = r.cpu().numpy() if lib is torch else cupy.asnumpy(r)
+    np.testing.assert_array_equal(back, np.cumsum(x, dtype=np.uint32))
+    # parascan's results go back out through DLPack without a copy
+    t = torch.from_dlpack(r) if lib is torch else cupy.from_dlpack(r)
+    assert int(t[-1]) == int(np.cumsum(x, dtype=np.uint32)[-1])
+
+
+@gpu
+def test_errors_name_the_argument():
+    x = np.arange(10, dtype=np.uint32)
+    with pytest.raises(TypeError, match="argument 'x' has dtype float16"):
+        parascan.exclusive_scan(np.zeros(4, np.float16))
+    with pytest.raises(ValueError, match="op 'bogus'"):
+        parascan.exclusive_scan(x, op="bogus")
+    with pytest.raises(ValueError, match="keep='gt'"):
+        parascan.select(x, keep="gt")
+    with pytest.raises(ValueError, match="'abc' is not a number"):
+        parascan.select(x, keep="gt:abc")
+    with pytest.raises(ValueError, match="mask has 3 items"):
+        parascan.select(x, mask=np.ones(3, bool))
+    with pytest.raises(ValueError, match="2-D"):
+        parascan.summed_area_table(x)
+    with pytest.raises(ValueError, match="algorithm 'fast'"):
+        parascan.exclusive_scan(x, algorithm="fast")
+    with pytest.raises(TypeError, match="not an array"):
+        parascan.sort([3, 1, 2])
+    with pytest.raises(TypeError, match="stream of type str"):
+        parascan.sort(x, stream="s0")
+    with pytest.raises(MemoryError, match="bytes requested"):
+        parascan._core.malloc(1 << 52, 0)
+    if torch is not None:
+        t = torch.arange(20, dtype=torch.int32, device="cuda")[::2]
+        with pytest.raises(ValueError, match="argument 'x' is not contiguous"):
+            parascan.inclusive_scan(t)
+        with pytest.raises(TypeError, match="CPU torch tensor"):
+            parascan.inclusive_scan(torch.arange(4))
+    if cupy is not None:
+        with pytest.raises(ValueError, match="not C-contiguous"):
+            parascan.sort(cupy.arange(20, dtype=cupy.int32)[::2])
