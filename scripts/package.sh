@@ -24,18 +24,24 @@ elif [ $rc -ne 0 ]; then
   echo "consumer: FAILED (exit $rc)"; exit $rc
 fi
 
-venv="$build/venv"
 arch=${CMAKE_CUDA_ARCHITECTURES:-90}
 if [ "${PARASCAN_PIP_OFFLINE:-0}" = 1 ]; then
-  python3 -m venv --clear --system-site-packages "$venv"
-  "$venv/bin/pip" install -q --no-build-isolation --no-deps . -C cmake.define.CMAKE_PREFIX_PATH="$prefix" \
-    -C cmake.define.CMAKE_CUDA_ARCHITECTURES="$arch"
+  # Into a folder of its own (on PYTHONPATH), beside the system's packages: no venv, whose pip would
+  # need ensurepip, and nothing fetched.
+  site="$build/pysite"
+  rm -rf "$site"
+  python3 -m pip install -q --no-build-isolation --no-deps --target "$site" . \
+    -C cmake.define.CMAKE_PREFIX_PATH="$prefix" -C cmake.define.CMAKE_CUDA_ARCHITECTURES="$arch"
+  export PYTHONPATH="$(cd "$site" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
+  py=python3
 else
+  venv="$build/venv"
   python3 -m venv --clear "$venv"
   "$venv/bin/pip" install -q --upgrade pip > /dev/null
   "$venv/bin/pip" install -q numpy pytest
   "$venv/bin/pip" install -q . -C cmake.define.CMAKE_PREFIX_PATH="$prefix" -C cmake.define.CMAKE_CUDA_ARCHITECTURES="$arch"
+  py="$venv/bin/python"
 fi
 rm -rf "$prefix"  # the wheel carries its own libparascan
-(cd /tmp && "$venv/bin/python" -c "import parascan; print('python: parascan', parascan.__version__, 'imported;', parascan.device_count(), 'CUDA devices')")
-(cd python/tests && "$venv/bin/python" -m pytest -q -rs ${PYTEST_ARGS:-} .)
+(cd /tmp && "$py" -c "import parascan; print('python: parascan', parascan.__version__, 'from', parascan.__file__, ';', parascan.device_count(), 'CUDA devices')")
+(cd python/tests && "$py" -m pytest -q -rs -p no:cacheprovider ${PYTEST_ARGS:-} .)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
-from ._arrays import Array, require_device, stream_of, wrap
+from ._arrays import Array, require_device, stream_of, use_device_of, wrap
 
 __version__ = _core.version
 __all__ = ["exclusive_scan", "inclusive_scan", "select", "partition", "sort", "argsort", "summed_area_table",
@@ -47,6 +47,7 @@ def _scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream):
     require_device()
     s = stream_of(stream, x, out)
     a = wrap(x, "x", s)
+    use_device_of(a)
     out_dtype = np.dtype(dtype) if dtype is not None else a.dtype
     o = _output(a, out, "out", a.shape, out_dtype, s)
     _core.scan(inclusive, a.ptr, a.code, o.ptr, o.code, a.size, op, init, algorithm or "", strategy or "", s)
@@ -99,6 +100,7 @@ def _select(x, mask, keep, indices, partition, out, count, stream):
         raise ValueError("parascan: give either mask= or keep=, not both")
     s = stream_of(stream, x, mask, out)
     a = wrap(x, "x", s)
+    use_device_of(a)
     m = None
     if mask is not None:
         m = wrap(mask, "mask", s)
@@ -163,6 +165,7 @@ def sort(keys, values=None, descending=False, begin_bit=0, end_bit=None, stream=
     require_device()
     s = stream_of(stream, keys, values)
     k = wrap(keys, "keys", s)
+    use_device_of(k)
     b, e = _bits(k, begin_bit, end_bit)
     ko = k.empty(k.shape, k.dtype, s)
     if values is None:
@@ -185,6 +188,7 @@ def argsort(keys, descending=False, begin_bit=0, end_bit=None, stream=None):
     require_device()
     s = stream_of(stream, keys)
     k = wrap(keys, "keys", s)
+    use_device_of(k)
     b, e = _bits(k, begin_bit, end_bit)
     ko = k.empty(k.shape, k.dtype, s)
     perm = k.empty(k.shape, np.int64, s)
@@ -207,6 +211,7 @@ def summed_area_table(image, layout="padded", dtype=None, squared=False, stream=
         raise ValueError(f"parascan: layout={layout!r} is not 'padded' or 'inclusive'")
     s = stream_of(stream, image)
     a = wrap(image, "image", s)
+    use_device_of(a)
     if len(a.shape) != 2:
         raise ValueError(f"parascan: image must be 2-D (rows, columns), got shape {a.shape}")
     h, w = a.shape

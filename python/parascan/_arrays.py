@@ -189,6 +189,12 @@ def wrap(obj, name, stream=None):
     raise TypeError(f"parascan: argument '{name}' of type {type(obj).__name__} is not an array; {accepted}")
 
 
+def use_device_of(a: "Array"):
+    """Make the array's GPU the current device, so that parascan's kernels run where the data is."""
+    if a.device is not None and a.device != _core.current_device():
+        _core.set_device(a.device)
+
+
 def stream_of(stream, *arrays):
     """A CUDA stream handle (int): the given one, else the current stream of the first array's framework."""
     if stream is not None:
