@@ -22,8 +22,8 @@ from . import _core
 from ._arrays import Array, require_device, stream_of, use_device_of, wrap
 
 __version__ = _core.version
-__all__ = ["exclusive_scan", "inclusive_scan", "select", "partition", "sort", "argsort", "summed_area_table",
-           "device_count"]
+__all__ = ["exclusive_scan", "inclusive_scan", "segmented_scan", "select", "partition", "sort", "argsort",
+           "summed_area_table", "rect_sums", "box_filter", "marching_cubes", "device_count"]
 
 
 def device_count() -> int:
@@ -76,6 +76,28 @@ def inclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     array([ 3,  4,  8,  9, 14], dtype=uint32)
     """
     return _scan(True, x, op, init, dtype, out, algorithm, strategy, stream)
+
+
+def segmented_scan(x, heads, inclusive=False, op="sum", init=None, dtype=None, out=None, stream=None):
+    """Scan that restarts at every item whose ``heads`` flag (bool or uint8, same size) is non-zero.
+
+    Instantiated: sums of every type into the same type, uint8 → uint32 sums, max of int32 and float32,
+    min of int32.
+
+    >>> parascan.segmented_scan(numpy.ones(6, numpy.int32), numpy.array([1, 0, 0, 1, 0, 0], bool), inclusive=True)
+    array([1, 2, 3, 1, 2, 3], dtype=int32)
+    """
+    require_device()
+    s = stream_of(stream, x, heads, out)
+    a = wrap(x, "x", s)
+    use_device_of(a)
+    h = wrap(heads, "heads", s)
+    if h.size != a.size or h.dtype.itemsize != 1 or h.dtype.kind not in "bu":
+        raise ValueError(f"parascan: heads must be {a.size} bool or uint8 flags; got {h.size} of {h.dtype}")
+    out_dtype = np.dtype(dtype) if dtype is not None else a.dtype
+    o = _output(a, out, "out", a.shape, out_dtype, s)
+    _core.segmented_scan(bool(inclusive), a.ptr, a.code, h.ptr, o.ptr, o.code, a.size, op, init, s)
+    return o.result(s)
 
 
 _RULES = ("nonzero", "gt", "ge", "lt", "le", "eq", "ne", "odd", "even", "finite")
@@ -227,3 +249,88 @@ def summed_area_table(image, layout="padded", dtype=None, squared=False, stream=
     _core.summed_area_table(a.ptr, a.code, w * a.dtype.itemsize, t.ptr, t.code, (w + pad) * acc.itemsize, w, h,
                             layout == "padded", bool(squared), s)
     return t.result(s)
+
+
+def _table_shape(t, layout):
+    if len(t.shape) != 2:
+        raise ValueError(f"parascan: the table must be 2-D, got shape {t.shape}")
+    pad = 1 if layout == "padded" else 0
+    return t.shape[1] - pad, t.shape[0] - pad  # the image's width and height
+
+
+def rect_sums(table, rects, layout="padded", stream=None):
+    """Sums over rectangles read from a table made by ``summed_area_table`` with the same ``layout``.
+    ``rects``: (k, 4) int64 rows ``x0, y0, x1, y1`` (corners inclusive, 0 ≤ x0 ≤ x1 < width). Returns k sums.
+
+    >>> t = parascan.summed_area_table(numpy.ones((4, 4), numpy.uint8))
+    >>> parascan.rect_sums(t, numpy.array([[1, 1, 2, 3]]))
+    array([6], dtype=uint32)
+    """
+    require_device()
+    if layout not in ("padded", "inclusive"):
+        raise ValueError(f"parascan: layout={layout!r} is not 'padded' or 'inclusive'")
+    s = stream_of(stream, table, rects)
+    t = wrap(table, "table", s)
+    use_device_of(t)
+    r = wrap(rects, "rects", s)
+    if len(r.shape) != 2 or r.shape[1] != 4 or r.dtype != np.int64:
+        raise ValueError(f"parascan: rects must be (k, 4) int64 (x0, y0, x1, y1), got shape {r.shape} of {r.dtype}")
+    w, h = _table_shape(t, layout)
+    if r.kind == "numpy":
+        box = r.obj.to_numpy(s)
+        if box.size and ((box[:, 0] < 0).any() or (box[:, 1] < 0).any() or (box[:, 2] >= w).any()
+                         or (box[:, 3] >= h).any() or (box[:, 0] > box[:, 2]).any() or (box[:, 1] > box[:, 3]).any()):
+            raise ValueError(f"parascan: a rectangle lies outside the {w} x {h} image or has x0 > x1 or y0 > y1")
+    sums = t.empty((r.shape[0],), t.dtype, s)
+    _core.rect_sums(t.ptr, t.code, t.shape[1] * t.dtype.itemsize, w, h, layout == "padded", r.ptr, sums.ptr,
+                    r.shape[0], s)
+    return sums.result(s)
+
+
+def box_filter(image, radius, stream=None):
+    """Mean over the (2r+1)² window around each pixel, the window clamped to the image, rounded; uint8 or
+    uint16 images (via a summed-area table).
+
+    >>> parascan.box_filter(numpy.full((5, 5), 9, numpy.uint8), 2)[0, 0]
+    9
+    """
+    require_device()
+    if int(radius) < 0:
+        raise ValueError(f"parascan: radius must be ≥ 0, got {radius}")
+    s = stream_of(stream, image)
+    a = wrap(image, "image", s)
+    use_device_of(a)
+    if len(a.shape) != 2 or a.dtype not in (np.uint8, np.uint16):
+        raise ValueError(f"parascan: box_filter takes a 2-D uint8 or uint16 image, got shape {a.shape} of {a.dtype}")
+    h, w = a.shape
+    acc = np.dtype(np.uint32 if w * h * float(np.iinfo(a.dtype).max) < 2.0**32 else np.uint64)
+    table = a.empty((h + 1, w + 1), acc, s)
+    _core.summed_area_table(a.ptr, a.code, w * a.dtype.itemsize, table.ptr, table.code, (w + 1) * acc.itemsize, w, h,
+                            True, False, s)
+    out = a.empty((h, w), a.dtype, s)
+    _core.box_filter(table.ptr, table.code, (w + 1) * acc.itemsize, w, h, int(radius), out.ptr, out.code,
+                     w * a.dtype.itemsize, s)
+    return out.result(s)
+
+
+def marching_cubes(volume, iso, weld=False, normals=True, stream=None):
+    """The iso-surface ``f = iso`` of a (nz, ny, nx) volume (uint8, uint16 or float32) as triangles: returns
+    ``(vertices, normals, faces)`` — vertices (V, 3) float32 in sample coordinates (x, y, z), normals (V, 3)
+    or None, faces (T, 3) int32 indices when ``weld`` (shared vertices merged), else None (each three
+    consecutive vertices are a triangle). Synchronises (the output size depends on the data).
+
+    >>> z, y, x = numpy.mgrid[:32, :32, :32]
+    >>> v, n, f = parascan.marching_cubes(((x-16)**2 + (y-16)**2 + (z-16)**2).astype(numpy.float32), 100.0, weld=True)
+    """
+    require_device()
+    s = stream_of(stream, volume)
+    a = wrap(volume, "volume", s)
+    use_device_of(a)
+    if len(a.shape) != 3:
+        raise ValueError(f"parascan: volume must be 3-D (nz, ny, nx), got shape {a.shape}")
+    m = _core.marching_cubes(a.ptr, a.code, *a.shape, float(iso), bool(weld), bool(normals), s)
+    pos = a.empty((m.vertices, 3), np.float32, s)
+    nrm = a.empty((m.vertices, 3), np.float32, s) if m.has_normals else None
+    faces = a.empty((m.triangles, 3), np.int32, s) if m.welded else None
+    m.copy_to(pos.ptr, nrm.ptr if nrm else 0, faces.ptr if faces else 0, s)
+    return pos.result(s), nrm.result(s) if nrm else None, faces.result(s) if faces else None

@@ -249,3 +249,60 @@ def test_errors_name_the_argument():
     if cupy is not None:
         with pytest.raises(ValueError, match="not C-contiguous"):
             parascan.sort(cupy.arange(20, dtype=cupy.int32)[::2])
+
+
+@gpu
+@pytest.mark.parametrize("n", [0, 1, 33, 70001])
+def test_segmented_scan(xp, n):
+    x = rand(n, np.int32)
+    heads = rng.integers(0, 50, n) == 0
+    if n:
+        heads[0] = True
+    got_inc = xp.to_host(parascan.segmented_scan(xp.to_device(x), xp.to_device(heads), inclusive=True))
+    got_max = xp.to_host(parascan.segmented_scan(xp.to_device(x), xp.to_device(heads.astype(np.uint8)),
+                                                 inclusive=True, op="max"))
+    want_inc, want_max = np.empty_like(x), np.empty_like(x)
+    run_sum, run_max = 0, None
+    for i in range(n):
+        if heads[i]:
+            run_sum, run_max = 0, x[i]
+        run_sum = (run_sum + int(x[i]) + 2**31) % 2**32 - 2**31
+        run_max = max(run_max, x[i])
+        want_inc[i], want_max[i] = run_sum, run_max
+    np.testing.assert_array_equal(got_inc, want_inc)
+    np.testing.assert_array_equal(got_max, want_max)
+    with pytest.raises(ValueError, match="no segmented"):
+        parascan.segmented_scan(xp.to_device(x), xp.to_device(heads), op="xor")
+
+
+@gpu
+def test_rect_sums_and_box_filter(xp):
+    img = rng.integers(0, 256, size=(301, 517), dtype=np.uint8)
+    table = parascan.summed_area_table(xp.to_device(img))
+    rects = np.array([[0, 0, 516, 300], [10, 20, 10, 20], [5, 7, 100, 250]], dtype=np.int64)
+    got = xp.to_host(parascan.rect_sums(table, xp.to_device(rects)))
+    want = [int(img[y0:y1 + 1, x0:x1 + 1].sum(dtype=np.uint64)) for x0, y0, x1, y1 in rects]
+    np.testing.assert_array_equal(got, want)
+    box = xp.to_host(parascan.box_filter(xp.to_device(img), 2))
+    i = img.astype(np.float64)
+    y, x = 100, 200
+    assert box[y, x] == int(np.floor(i[y - 2:y + 3, x - 2:x + 3].mean() + 0.5))
+    assert box[0, 0] == int(np.floor(i[:3, :3].mean() + 0.5))
+    with pytest.raises(ValueError, match="outside"):
+        parascan.rect_sums(parascan.summed_area_table(img), np.array([[0, 0, 517, 1]], dtype=np.int64))
+
+
+@gpu
+def test_marching_cubes_sphere(xp):
+    z, y, x = np.mgrid[:40, :40, :40]
+    vol = ((x - 20.0) ** 2 + (y - 20.0) ** 2 + (z - 20.0) ** 2).astype(np.float32)
+    v, n, f = parascan.marching_cubes(xp.to_device(vol), 144.0)
+    v, n = xp.to_host(v), xp.to_host(n)
+    assert f is None and v.shape[0] % 3 == 0 and v.shape == n.shape and v.shape[0] > 1000
+    r = np.linalg.norm(v - 20.0, axis=1)
+    assert np.all(np.abs(r - 12.0) < 0.1), (r.min(), r.max())  # every vertex on the sphere of radius 12
+    vw, nw, fw = parascan.marching_cubes(xp.to_device(vol), 144.0, weld=True, normals=False)
+    vw, fw = xp.to_host(vw), xp.to_host(fw)
+    assert nw is None and fw.shape == (v.shape[0] // 3, 3) and vw.shape[0] < v.shape[0]
+    assert fw.min() >= 0 and fw.max() < vw.shape[0]
+    np.testing.assert_allclose(vw[fw.reshape(-1)], v, atol=0)  # the same triangles, now indexed
