@@ -1,4 +1,5 @@
-// Explicit instantiations: radix sort of key–value pairs, keys and values of 1, 2, 4 or 8 bytes.
+// The explicit instantiation of radix sort of key–value pairs for one key type (radix_sort_pairs_u*.cu).
+#pragma once
 #include <cstdint>
 #include "parascan/device/device_radix_sort.cuh"
 
@@ -11,7 +12,3 @@
   PARASCAN_SORT_PAIRS(U, std::uint16_t) \
   PARASCAN_SORT_PAIRS(U, std::uint32_t) \
   PARASCAN_SORT_PAIRS(U, std::uint64_t)
-PARASCAN_SORT_PAIRS_ALL(std::uint8_t)
-PARASCAN_SORT_PAIRS_ALL(std::uint16_t)
-PARASCAN_SORT_PAIRS_ALL(std::uint32_t)
-PARASCAN_SORT_PAIRS_ALL(std::uint64_t)
