@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 build=${PARASCAN_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+# PARASCAN_CUDA_ARCHITECTURES (e.g. 90) builds for those architectures only instead of the default 80;90.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  ${PARASCAN_CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES=$PARASCAN_CUDA_ARCHITECTURES}
 cmake --build "$build" -j "$(nproc)"

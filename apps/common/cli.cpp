@@ -5,6 +5,7 @@
 #include "exit_codes.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/config.hpp"
+#include "parascan/version.hpp"
 #include "parascan/device_info.hpp"
 #include "parascan/error.hpp"
 

@@ -34,6 +34,7 @@
 #include "parascan/volume_fields.hpp"
 #include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
+#include "parascan/version.hpp"  // generated at build time, installed with the headers
 #include <algorithm>
 #include <cstdio>
 #include <vector>

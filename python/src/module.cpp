@@ -19,6 +19,7 @@
 #include "parascan/sat.hpp"
 #include "parascan/scan.hpp"
 #include "parascan/select.hpp"
+#include "parascan/version.hpp"
 
 namespace nb = nanobind;
 using namespace parascan;
