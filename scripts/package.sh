@@ -40,7 +40,7 @@ else
   "$venv/bin/pip" install -q --upgrade pip > /dev/null
   "$venv/bin/pip" install -q numpy pytest
   "$venv/bin/pip" install -q . -C cmake.define.CMAKE_PREFIX_PATH="$prefix" -C cmake.define.CMAKE_CUDA_ARCHITECTURES="$arch"
-  py="$venv/bin/python"
+  py="$(cd "$venv" && pwd)/bin/python"
 fi
 rm -rf "$prefix"  # the wheel carries its own libparascan
 (cd /tmp && "$py" -c "import parascan; print('python: parascan', parascan.__version__, 'from', parascan.__file__, ';', parascan.device_count(), 'CUDA devices')")
