@@ -101,6 +101,14 @@ void with_op(const std::string& op, F&& f) {
   else throw nb::value_error(("parascan: op '" + op + "' is not one of sum, product, min, max, and, or, xor").c_str());
 }
 
+/// Calls f(tag<In>, tag<Out>, tag<Op>) for the scan named by its input type, output type and operator.
+template <class F>
+void with_scan_types(const std::string& in_type, const std::string& out_type, const std::string& op, F&& f) {
+  with_type(in_type, [&](auto in_tag) {
+    with_type(out_type, [&](auto out_tag) { with_op(op, [&](auto op_tag) { f(in_tag, out_tag, op_tag); }); });
+  });
+}
+
 cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
 template <class T> T* as_ptr(std::uintptr_t p) { return reinterpret_cast<T*>(p); }
 
@@ -128,33 +136,29 @@ T from_python(const nb::object& v) {
 
 /// Exclusive (with init) or inclusive (init None) scan of n items.
 void scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, std::uintptr_t out, const std::string& out_type,
-          std::int64_t n, const std::string& op, nb::object init, const std::string& algorithm,
-          const std::string& strategy, std::uintptr_t stream) {
+                std::int64_t n, const std::string& op, nb::object init, const std::string& algorithm,
+                const std::string& strategy, std::uintptr_t stream) {
   const scan_options o = scan_opts(algorithm, strategy);
-  with_type(in_type, [&](auto in_tag) {
-    with_type(out_type, [&](auto out_tag) {
-      with_op(op, [&](auto op_tag) {
-        using In = typename decltype(in_tag)::type;
-        using Out = typename decltype(out_tag)::type;
-        using Op = typename decltype(op_tag)::type;
-        if constexpr (has_scan<In, Out, Op>) {
-          const cudaStream_t s = as_stream(stream);
-          if (inclusive && init.is_none()) {
-            two_phase([&](void* t, std::size_t& b) { return inclusive_scan(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, s, o); }, s, "inclusive_scan");
-          } else if (inclusive) {
-            const Out v = from_python<Out>(init);
-            two_phase([&](void* t, std::size_t& b) { return inclusive_scan_init(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, v, s, o); }, s, "inclusive_scan");
-          } else {
-            const Out v = init.is_none() ? identity_of<Op, Out>() : from_python<Out>(init);
-            two_phase([&](void* t, std::size_t& b) { return exclusive_scan(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, v, s, o); }, s, "exclusive_scan");
-          }
-        } else {
-          throw nb::value_error(("parascan: no " + op + " scan from " + in_type + " to " + out_type +
-                                 " (same-type scans of every integer and float type, bitwise ops on integers only; "
-                                 "widening sums u1→u4/u8, i1→i4, u2→u4, i2→i4, u4→u8, i4→i8, f4→f8)").c_str());
-        }
-      });
-    });
+  with_scan_types(in_type, out_type, op, [&](auto in_tag, auto out_tag, auto op_tag) {
+    using In = typename decltype(in_tag)::type;
+    using Out = typename decltype(out_tag)::type;
+    using Op = typename decltype(op_tag)::type;
+    if constexpr (has_scan<In, Out, Op>) {
+      const cudaStream_t s = as_stream(stream);
+      if (inclusive && init.is_none()) {
+        two_phase([&](void* t, std::size_t& b) { return inclusive_scan(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, s, o); }, s, "inclusive_scan");
+      } else if (inclusive) {
+        const Out v = from_python<Out>(init);
+        two_phase([&](void* t, std::size_t& b) { return inclusive_scan_init(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, v, s, o); }, s, "inclusive_scan");
+      } else {
+        const Out v = init.is_none() ? identity_of<Op, Out>() : from_python<Out>(init);
+        two_phase([&](void* t, std::size_t& b) { return exclusive_scan(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, v, s, o); }, s, "exclusive_scan");
+      }
+    } else {
+      throw nb::value_error(("parascan: no " + op + " scan from " + in_type + " to " + out_type +
+                             " (same-type scans of every integer and float type, bitwise ops on integers only; "
+                             "widening sums u1→u4/u8, i1→i4, u2→u4, i2→i4, u4→u8, i4→i8, f4→f8)").c_str());
+    }
   });
 }
 
@@ -260,27 +264,23 @@ void summed_area(std::uintptr_t image, const std::string& in_type, std::int64_t 
 void segmented_scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, std::uintptr_t heads,
                           std::uintptr_t out, const std::string& out_type, std::int64_t n, const std::string& op,
                           nb::object init, std::uintptr_t stream) {
-  with_type(in_type, [&](auto in_tag) {
-    with_type(out_type, [&](auto out_tag) {
-      with_op(op, [&](auto op_tag) {
-        using In = typename decltype(in_tag)::type;
-        using Out = typename decltype(out_tag)::type;
-        using Op = typename decltype(op_tag)::type;
-        if constexpr (has_segmented_scan<In, Out, Op>) {
-          const cudaStream_t s = as_stream(stream);
-          const auto* h = as_ptr<const std::uint8_t>(heads);
-          if (inclusive) {
-            two_phase([&](void* t, std::size_t& b) { return segmented_inclusive_scan(t, b, as_ptr<const In>(in), h, as_ptr<Out>(out), n, Op{}, s); }, s, "segmented_scan");
-          } else {
-            const Out v = init.is_none() ? identity_of<Op, Out>() : from_python<Out>(init);
-            two_phase([&](void* t, std::size_t& b) { return segmented_exclusive_scan(t, b, as_ptr<const In>(in), h, as_ptr<Out>(out), n, Op{}, v, s); }, s, "segmented_scan");
-          }
-        } else {
-          throw nb::value_error(("parascan: no segmented " + op + " scan from " + in_type + " to " + out_type +
-                                 " (sums of every type into the same type, u1 into u4; max of i4 and f4; min of i4)").c_str());
-        }
-      });
-    });
+  with_scan_types(in_type, out_type, op, [&](auto in_tag, auto out_tag, auto op_tag) {
+    using In = typename decltype(in_tag)::type;
+    using Out = typename decltype(out_tag)::type;
+    using Op = typename decltype(op_tag)::type;
+    if constexpr (has_segmented_scan<In, Out, Op>) {
+      const cudaStream_t s = as_stream(stream);
+      const auto* h = as_ptr<const std::uint8_t>(heads);
+      if (inclusive) {
+        two_phase([&](void* t, std::size_t& b) { return segmented_inclusive_scan(t, b, as_ptr<const In>(in), h, as_ptr<Out>(out), n, Op{}, s); }, s, "segmented_scan");
+      } else {
+        const Out v = init.is_none() ? identity_of<Op, Out>() : from_python<Out>(init);
+        two_phase([&](void* t, std::size_t& b) { return segmented_exclusive_scan(t, b, as_ptr<const In>(in), h, as_ptr<Out>(out), n, Op{}, v, s); }, s, "segmented_scan");
+      }
+    } else {
+      throw nb::value_error(("parascan: no segmented " + op + " scan from " + in_type + " to " + out_type +
+                             " (sums of every type into the same type, u1 into u4; max of i4 and f4; min of i4)").c_str());
+    }
   });
 }
 
