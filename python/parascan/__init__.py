@@ -272,15 +272,15 @@ def rect_sums(table, rects, layout="padded", stream=None):
     s = stream_of(stream, table, rects)
     t = wrap(table, "table", s)
     use_device_of(t)
-    r = wrap(rects, "rects", s)
-    if len(r.shape) != 2 or r.shape[1] != 4 or r.dtype != np.int64:
-        raise ValueError(f"parascan: rects must be (k, 4) int64 (x0, y0, x1, y1), got shape {r.shape} of {r.dtype}")
     w, h = _table_shape(t, layout)
-    if r.kind == "numpy":
-        box = r.obj.to_numpy(s)
+    if isinstance(rects, np.ndarray) and rects.ndim == 2 and rects.shape[1] == 4:  # checked on the host copy
+        box = rects
         if box.size and ((box[:, 0] < 0).any() or (box[:, 1] < 0).any() or (box[:, 2] >= w).any()
                          or (box[:, 3] >= h).any() or (box[:, 0] > box[:, 2]).any() or (box[:, 1] > box[:, 3]).any()):
             raise ValueError(f"parascan: a rectangle lies outside the {w} x {h} image or has x0 > x1 or y0 > y1")
+    r = wrap(rects, "rects", s)
+    if len(r.shape) != 2 or r.shape[1] != 4 or r.dtype != np.int64:
+        raise ValueError(f"parascan: rects must be (k, 4) int64 (x0, y0, x1, y1), got shape {r.shape} of {r.dtype}")
     sums = t.empty((r.shape[0],), t.dtype, s)
     _core.rect_sums(t.ptr, t.code, t.shape[1] * t.dtype.itemsize, w, h, layout == "padded", r.ptr, sums.ptr,
                     r.shape[0], s)

@@ -1,6 +1,7 @@
 // cub::DeviceRadixSort references for every key type (keys) and for u32/u64 values (pairs).
 #include <cub/device/device_radix_sort.cuh>
 #include <climits>
+#include "hashed.cuh"
 #include "parascan/validation/sort_check.hpp"
 
 namespace parascan::validation {
@@ -33,20 +34,13 @@ cudaError_t cub_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_k
 }
 
 namespace {
-__device__ std::uint64_t hashed(std::uint64_t i, std::uint64_t seed) {
-  std::uint64_t z = i + seed * 0x9e3779b97f4a7c15ull;  // splitmix64
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 template <class Key>
 __global__ void fill_keys_kernel(Key* d, std::int64_t n, sort_input dist, std::uint64_t seed) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     const std::uint64_t j = dist == sort_input::all_equal ? 0 : static_cast<std::uint64_t>(i);
-    std::uint64_t r = hashed(j, seed);
-    if (dist == sort_input::few_distinct) r &= hashed(j, seed + 1) & hashed(j, seed + 2);
+    std::uint64_t r = detail::hashed(j, seed);
+    if (dist == sort_input::few_distinct) r &= detail::hashed(j, seed + 1) & detail::hashed(j, seed + 2);
     Key k;
     memcpy(&k, &r, sizeof(Key));
     d[i] = k;

@@ -1,4 +1,5 @@
 // Device-side generators and checks for inputs too large to verify on the host (> 2^31 items).
+#include "hashed.cuh"
 #include <thrust/count.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -44,10 +45,7 @@ namespace {
 struct hashed_word {
   std::uint64_t seed;
   __device__ std::uint32_t operator()(std::int64_t i) const {
-    std::uint64_t z = static_cast<std::uint64_t>(i) + seed * 0x9e3779b97f4a7c15ull;  // splitmix64
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return static_cast<std::uint32_t>(z ^ (z >> 31));
+    return static_cast<std::uint32_t>(detail::hashed(static_cast<std::uint64_t>(i), seed));
   }
 };
 struct sparse_one {
