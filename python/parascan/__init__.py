@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
-from ._arrays import Array, require_device, stream_of, use_device_of, wrap
+from ._arrays import _CODES, Array, require_device, stream_of, use_device_of, wrap
 
 __version__ = _core.version
 __all__ = ["exclusive_scan", "inclusive_scan", "segmented_scan", "select", "partition", "sort", "argsort",
@@ -43,8 +43,36 @@ def _output(a: Array, out, name, shape, dtype, stream) -> Array:
     return o
 
 
+# NumPy arrays whose work would not fit the GPU's free memory are streamed through the host pipelines
+# (chunks copied in, processed and copied back on several streams; see parascan/host_pipeline.hpp). None:
+# decide by cudaMemGetInfo; a number of bytes: use the pipelines above it (the tests force them this way).
+_HOST_PIPELINE_BYTES = None
+_PIPELINE_TYPES = ("int32", "uint32", "int64", "uint64", "float32", "float64")
+
+
+def _streams_through_host(x):
+    """True when `x` is a NumPy array of a pipeline type whose call (input and output on the GPU) needs more
+    than the free device memory."""
+    if not isinstance(x, np.ndarray) or x.dtype.name not in _PIPELINE_TYPES or x.size == 0:
+        return False
+    limit = _HOST_PIPELINE_BYTES if _HOST_PIPELINE_BYTES is not None else 0.9 * _core.free_device_memory()
+    return 2 * x.nbytes > limit
+
+
+def _native(x):
+    """`x` as a C-contiguous array in the machine's byte order, and its type code."""
+    h = np.ascontiguousarray(x, dtype=x.dtype.newbyteorder("="))
+    return h, _CODES[h.dtype.name]
+
+
 def _scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream):
     require_device()
+    if (op == "sum" and init is None and (dtype is None or np.dtype(dtype) == x.dtype) and out is None
+            and algorithm is None and strategy is None and _streams_through_host(x)):
+        h, code = _native(x)
+        result = np.empty(h.shape, h.dtype)
+        _core.scan_host(inclusive, h.ctypes.data, result.ctypes.data, code, h.size)
+        return result
     s = stream_of(stream, x, out)
     a = wrap(x, "x", s)
     use_device_of(a)
@@ -58,6 +86,7 @@ def exclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     """Exclusive scan of the items of ``x`` in C order: ``out[i] = init ∘ x[0] ∘ … ∘ x[i-1]``.
 
     ``op``: "sum", "product", "min", "max", "and", "or", "xor" (any order of evaluation: associative only).
+    A NumPy sum of 32/64-bit items too large for the GPU's free memory is streamed through the GPU in chunks.
     ``init``: the first output (default: the identity of ``op``). ``dtype``: the output type for widening
     sums (uint8 → uint32/uint64, int8/int16 → int32, uint16 → uint32, uint32 → uint64, int32 → int64,
     float32 → float64). ``algorithm`` / ``strategy``: the block scan and device strategy (default the
@@ -120,6 +149,14 @@ def _select(x, mask, keep, indices, partition, out, count, stream):
     require_device()
     if mask is not None and keep is not None:
         raise ValueError("parascan: give either mask= or keep=, not both")
+    if (mask is None and not indices and not partition and out is None and count is None
+            and _streams_through_host(x)):
+        rule, value = _rule(keep)
+        h, code = _native(x)
+        h = h.reshape(-1)
+        kept = np.empty_like(h)
+        n = _core.select_host(h.ctypes.data, kept.ctypes.data, code, h.size, rule, value)
+        return kept[:n], None, None
     s = stream_of(stream, x, mask, out)
     a = wrap(x, "x", s)
     use_device_of(a)
@@ -146,12 +183,15 @@ def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=
     ``indices=True`` returns the kept positions (int64) instead. Returns a 1-D array of the kept items, which
     reads the count back (a synchronisation). With ``out`` (n items) and ``count`` (one int64) given, nothing
     synchronises: the kept items are written to ``out`` and their number to ``count[0]``, and ``(out, count)``
-    is returned.
+    is returned. A NumPy array too large for the GPU's free memory, selected by a rule, is streamed through
+    the GPU in chunks (its result is a view of the first kept items of an array of len(x)).
 
     >>> parascan.select(cupy.array([5, 0, 7, 0], dtype=cupy.int32))
     array([5, 7], dtype=int32)
     """
     o, c, s = _select(x, mask, keep, indices, False, out, count, stream)
+    if c is None:  # a NumPy array streamed through the host pipeline
+        return o
     if out is not None and count is not None:
         return o.result(s), c.result(s)
     return o.result(s, _core.read_count(c.ptr, s))

@@ -8,10 +8,13 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <cuda_runtime_api.h>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 #include "parascan/config.hpp"
+#include "parascan/error.hpp"
+#include "parascan/host_pipeline.hpp"
 #include "parascan/instantiated.hpp"
 #include "parascan/marching_cubes.hpp"
 #include "parascan/ops.hpp"
@@ -169,6 +172,18 @@ keep_kind parse_keep(const std::string& k) {
   throw nb::value_error(("parascan: keep rule '" + k + "' is not one of nonzero, gt:X, ge:X, lt:X, le:X, eq:X, ne:X, odd, even, finite").c_str());
 }
 
+/// The keep rule named `rule` for items of type T ('finite' needs floats, 'odd'/'even' integers).
+template <class T>
+keep_rule<T> checked_rule(const std::string& rule, double value) {
+  const keep_kind k = parse_keep(rule);
+  if constexpr (!std::is_floating_point_v<T>) {
+    if (k == keep_kind::finite) throw nb::value_error("parascan: keep 'finite' needs float items");
+  } else {
+    if (k == keep_kind::odd || k == keep_kind::even) throw nb::value_error("parascan: keep 'odd'/'even' needs integer items");
+  }
+  return keep_rule<T>{k, static_cast<T>(value)};
+}
+
 /// Compaction: kept values (or their int64 positions with `indices`), or with `partition` all items,
 /// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0.
 void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, std::uintptr_t mask, const std::string& mask_type,
@@ -199,17 +214,43 @@ void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, st
       });
       return;
     }
-    const keep_kind k = parse_keep(rule);
-    if constexpr (!std::is_floating_point_v<T>) {
-      if (k == keep_kind::finite) throw nb::value_error("parascan: keep 'finite' needs float items");
-    } else {
-      if (k == keep_kind::odd || k == keep_kind::even) throw nb::value_error("parascan: keep 'odd'/'even' needs integer items");
-    }
-    const keep_rule<T> r{k, static_cast<T>(value)};
+    const keep_rule<T> r = checked_rule<T>(rule, value);
     if (indices) two_phase([&](void* t, std::size_t& b) { return select_if_indices(t, b, as_ptr<const T>(in), as_ptr<std::int64_t>(out), cnt, n, r, s); }, s, "select");
     else if (partition) two_phase([&](void* t, std::size_t& b) { return partition_if(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, s); }, s, "partition");
     else two_phase([&](void* t, std::size_t& b) { return select_if(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, s); }, s, "select");
   });
+}
+
+/// NumPy arrays larger than the GPU: sums and rule-based compaction streamed through the host pipelines
+/// (host pointers in and out; blocks until the output is complete). Types i4, u4, i8, u8, f4, f8.
+template <class F>
+void with_pipeline_type(const std::string& code, F&& f) {
+  if (code == "i4" || code == "u4" || code == "i8" || code == "u8" || code == "f4" || code == "f8")
+    with_type(code, [&](auto t_tag) {
+      using T = typename decltype(t_tag)::type;
+      if constexpr (sizeof(T) >= 4) f(t_tag);
+    });
+  else throw nb::value_error(("parascan: no host pipeline for element type '" + code + "'").c_str());
+}
+
+void scan_host(bool inclusive, std::uintptr_t in, std::uintptr_t out, const std::string& type, std::int64_t n) {
+  with_pipeline_type(type, [&](auto t_tag) {
+    using T = typename decltype(t_tag)::type;
+    nb::gil_scoped_release unlocked;
+    scan_pipeline<T>().run(as_ptr<const T>(in), as_ptr<T>(out), n, inclusive);
+  });
+}
+
+std::int64_t select_host(std::uintptr_t in, std::uintptr_t out, const std::string& type, std::int64_t n,
+                         const std::string& rule, double value) {
+  std::int64_t kept = 0;
+  with_pipeline_type(type, [&](auto t_tag) {
+    using T = typename decltype(t_tag)::type;
+    const keep_rule<T> r = checked_rule<T>(rule, value);
+    nb::gil_scoped_release unlocked;
+    kept = select_pipeline<T>().run(as_ptr<const T>(in), as_ptr<T>(out), n, r);
+  });
+  return kept;
 }
 
 /// Radix sort of keys, with values (values_in != 0), or argsort (argsort: values_out gets the
@@ -368,6 +409,10 @@ NB_MODULE(_core, m) {
       std::rethrow_exception(p);
     } catch (const memory_error& e) {
       PyErr_SetString(PyExc_MemoryError, e.what());
+    } catch (const cuda_error& e) {  // from the host pipelines
+      (void)cudaGetLastError();
+      PyErr_SetString(e.code() == cudaErrorMemoryAllocation ? PyExc_MemoryError : PyExc_RuntimeError,
+                      (std::string("parascan: ") + e.what()).c_str());
     }
   });
   m.def("device_count", [] {
@@ -408,7 +453,24 @@ NB_MODULE(_core, m) {
     check(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize");
     return v;
   });
+  m.def("free_device_memory", [] {
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    return free;
+  });
   m.def("scan", &scan_items);
+  m.def("scan_host", &scan_host);
+  // The benchmark's reference for the call overhead: `calls` inclusive sums of n int32 issued from C++ the
+  // way this module issues them (size query, stream-ordered temporary, the call), host µs per call.
+  m.def("cxx_scan_call_us", [](std::uintptr_t in, std::uintptr_t out, std::int64_t n, int calls, std::uintptr_t stream) {
+    const cudaStream_t s = as_stream(stream);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i)
+      two_phase([&](void* t, std::size_t& b) { return inclusive_scan(t, b, as_ptr<const std::int32_t>(in), as_ptr<std::int32_t>(out), n, sum{}, s, scan_options{}); }, s, "inclusive_scan");
+    const auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::micro>(t1 - t0).count() / calls;
+  });
+  m.def("select_host", &select_host);
   m.def("select", &select_items);
   m.def("sort", &sort_items);
   m.def("summed_area_table", &summed_area);

@@ -32,10 +32,8 @@ def xp(request):
     name = request.param
     if not HAS_GPU:
         pytest.skip("no CUDA device")
-    if name == "cupy" and cupy is None:
-        pytest.fail("CuPy is not importable on this GPU machine") if _strict() else pytest.skip("CuPy not installed")
-    if name == "torch" and torch is None:
-        pytest.fail("PyTorch is not importable on this GPU machine") if _strict() else pytest.skip("PyTorch not installed")
+    if name != "numpy":
+        require(name)
 
     class X:
         kind = name
@@ -45,7 +43,10 @@ def xp(request):
             if name == "cupy":
                 return cupy.asarray(a)
             if name == "torch":
-                return torch.from_numpy(np.ascontiguousarray(a)).cuda()
+                a = np.ascontiguousarray(a)
+                if a.dtype.name in _UNSIGNED:  # through the signed type of the same width: every torch version
+                    return torch.from_numpy(a.view(_UNSIGNED[a.dtype.name])).cuda().view(_torch_unsigned(a.dtype))
+                return torch.from_numpy(a).cuda()
             return a
 
         @staticmethod
@@ -55,11 +56,39 @@ def xp(request):
                 return cupy.asnumpy(r)
             if name == "torch":
                 assert isinstance(r, torch.Tensor) and r.is_cuda, type(r)
+                name_ = str(r.dtype).replace("torch.", "")
+                if name_ in _UNSIGNED:
+                    return r.view(_torch_signed(name_)).cpu().numpy().view(name_)
                 return r.cpu().numpy()
             assert isinstance(r, np.ndarray), type(r)
             return r
 
     return X
+
+
+_UNSIGNED = {"uint16": np.int16, "uint32": np.int32, "uint64": np.int64}
+
+
+def _torch_unsigned(dtype):
+    t = getattr(torch, np.dtype(dtype).name, None)
+    if t is None:
+        pytest.fail(f"this PyTorch has no {np.dtype(dtype).name} tensors (torch 2.3 or later has them)")
+    return t
+
+
+def _torch_signed(name):
+    return {"uint16": torch.int16, "uint32": torch.int32, "uint64": torch.int64}[name]
+
+
+def require(name):
+    """The framework module `name` ("cupy" or "torch"): skips when it is missing, fails instead on the GPU
+    check (PARASCAN_STRICT_FRAMEWORKS=1), so that nothing is skipped there."""
+    mod = {"cupy": cupy, "torch": torch}[name]
+    if mod is None:
+        if _strict():
+            pytest.fail(f"{name} is not importable on this GPU machine")
+        pytest.skip(f"{name} not installed" if HAS_GPU else "no CUDA device")
+    return mod
 
 
 def _strict():

@@ -4,7 +4,11 @@ import numpy as np
 import pytest
 
 import parascan
-from conftest import HAS_GPU, cupy, gpu, torch
+import os
+import subprocess
+import sys
+
+from conftest import HAS_GPU, cupy, gpu, require, torch
 
 SIZES = [0, 1, 31, 32, 33, 8191, 8192, 8193, (1 << 20) + 7, (1 << 24) + 5]
 rng = np.random.default_rng(12345)
@@ -23,15 +27,28 @@ def test_imports_and_version():
     assert isinstance(parascan.device_count(), int)
 
 
-@pytest.mark.skipif(HAS_GPU, reason="checks the behaviour without a GPU")
 def test_without_a_gpu_every_function_says_so():
-    x = np.arange(5, dtype=np.uint32)
-    calls = [lambda: parascan.exclusive_scan(x), lambda: parascan.inclusive_scan(x), lambda: parascan.select(x),
-             lambda: parascan.partition(x), lambda: parascan.sort(x), lambda: parascan.argsort(x),
-             lambda: parascan.summed_area_table(x.reshape(1, 5))]
-    for call in calls:
-        with pytest.raises(RuntimeError, match="no CUDA device"):
-            call()
+    # In a process that sees no device (CUDA_VISIBLE_DEVICES empty), so that it runs on the GPU machine too.
+    code = """
+import numpy as np, parascan
+x = np.arange(5, dtype=np.uint32)
+assert parascan.device_count() == 0
+calls = [lambda: parascan.exclusive_scan(x), lambda: parascan.inclusive_scan(x), lambda: parascan.select(x),
+         lambda: parascan.partition(x), lambda: parascan.sort(x), lambda: parascan.argsort(x),
+         lambda: parascan.segmented_scan(x, np.ones(5, bool)), lambda: parascan.summed_area_table(x.reshape(1, 5)),
+         lambda: parascan.marching_cubes(np.zeros((2, 2, 2), np.float32), 0.5)]
+for call in calls:
+    try:
+        call()
+    except RuntimeError as e:
+        assert "no CUDA device" in str(e), e
+    else:
+        raise AssertionError("no error without a device")
+print("ok", len(calls))
+"""
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "ok 9", r.stdout + r.stderr
 
 
 @gpu
@@ -53,8 +70,6 @@ def test_scan_ops_and_types(xp, dtype, op):
         with pytest.raises(ValueError, match="no .* scan"):
             parascan.inclusive_scan(xp.to_device(rand(10, dtype)), op=op)
         return
-    if xp.kind == "torch" and dtype == "uint64":
-        pytest.skip("torch cannot copy uint64 tensors to NumPy in every version")
     n = 100003
     x = rand(n, dtype)
     if op == "product":  # keep products finite and exact
@@ -99,9 +114,8 @@ def test_select_mask_rules_indices_partition(xp, n):
 
 
 @gpu
+@pytest.mark.parametrize("xp", ["cupy", "torch"], indirect=True)  # caller-given outputs are device arrays
 def test_select_into_caller_buffers_without_sync(xp):
-    if xp.kind == "numpy":
-        pytest.skip("caller-given outputs are device arrays")
     x = rand(70001, np.float32)
     out = xp.to_device(np.zeros(x.size, np.float32))
     count = xp.to_device(np.zeros(1, np.int64))
@@ -115,8 +129,6 @@ def test_select_into_caller_buffers_without_sync(xp):
 @pytest.mark.parametrize("dtype", ["uint8", "uint16", "int32", "uint32", "float32", "int64", "float64"])
 @pytest.mark.parametrize("n", [0, 1, 33, 5889, (1 << 20) + 7])
 def test_sort_argsort_pairs(xp, dtype, n):
-    if xp.kind == "torch" and dtype in ("uint16", "uint32") and not hasattr(torch, "uint32"):
-        pytest.skip("this PyTorch has no uint16/uint32 tensors")
     keys = rand(n, dtype)
     if np.dtype(dtype).kind == "f" and n > 10:
         keys[::7] = 0.0
@@ -158,8 +170,7 @@ def test_summed_area_table(xp, shape):
 
 @gpu
 def test_torch_streams_order_work_without_sync():
-    if torch is None:
-        pytest.skip("PyTorch not installed")
+    require("torch")
     s = torch.cuda.Stream()
     x = torch.randint(0, 1000, (1 << 22,), dtype=torch.int32, device="cuda")
     torch.cuda.current_stream().synchronize()
@@ -175,8 +186,7 @@ def test_torch_streams_order_work_without_sync():
 
 @gpu
 def test_cupy_streams_and_handles():
-    if cupy is None:
-        pytest.skip("CuPy not installed")
+    require("cupy")
     s = cupy.cuda.Stream(non_blocking=True)
     x = cupy.random.randint(0, 100, size=1 << 21, dtype=cupy.int64)
     cupy.cuda.get_current_stream().synchronize()
@@ -204,9 +214,7 @@ class _DlpackOnly:
 
 @gpu
 def test_dlpack_round_trip():
-    lib = torch if torch is not None else cupy
-    if lib is None:
-        pytest.skip("neither PyTorch nor CuPy installed")
+    lib = torch if torch is not None else require("cupy")
     x = rand(12345, np.uint32)
     d = torch.from_numpy(x).cuda() if lib is torch else cupy.asarray(x)
     r = parascan.inclusive_scan(_DlpackOnly(d))
@@ -306,3 +314,37 @@ def test_marching_cubes_sphere(xp):
     assert nw is None and fw.shape == (v.shape[0] // 3, 3) and vw.shape[0] < v.shape[0]
     assert fw.min() >= 0 and fw.max() < vw.shape[0]
     np.testing.assert_allclose(vw[fw.reshape(-1)], v, atol=0)  # the same triangles, now indexed
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "int64", "float32", "float64"])
+@pytest.mark.parametrize("n", [1, 8193, 2 * (1 << 23) + 12345])  # one item, one chunk, three chunks (8 Mi each)
+def test_numpy_arrays_larger_than_the_gpu_stream_through_host_pipelines(monkeypatch, dtype, n):
+    # A byte limit stands in for the GPU's free memory, so that the pipelines run on small arrays.
+    monkeypatch.setattr(parascan, "_HOST_PIPELINE_BYTES", 0)
+    calls = []
+    for name in ("scan_host", "select_host"):
+        real = getattr(parascan._core, name)
+        monkeypatch.setattr(parascan._core, name, lambda *a, _real=real, _name=name: (calls.append(_name), _real(*a))[1])
+    x = rand(n, dtype)
+    if np.dtype(dtype).kind == "f":
+        x[::97] = np.nan
+        x[1::89] = np.inf
+    inc, ex = parascan.inclusive_scan(x), parascan.exclusive_scan(x)
+    want = np.cumsum(x, dtype=x.dtype)
+    if np.dtype(dtype).kind == "f":  # sums rounded per chunk; NaN and inf poison the same positions
+        clean = x.copy()
+        clean[~np.isfinite(clean)] = 0
+        inc_c = parascan.inclusive_scan(clean)
+        np.testing.assert_allclose(inc_c, np.cumsum(clean.astype(np.float64)), rtol=1e-3, atol=1e-2 * np.sqrt(n))
+        np.testing.assert_array_equal(np.isnan(inc), np.isnan(want))
+        kept = parascan.select(x, keep="finite")
+        np.testing.assert_array_equal(kept, x[np.isfinite(x)])
+    else:
+        np.testing.assert_array_equal(inc, want)
+        np.testing.assert_array_equal(ex, np.concatenate([[0], want[:-1]]).astype(x.dtype))
+        np.testing.assert_array_equal(parascan.select(x, keep="gt:0"), x[x > 0])
+        np.testing.assert_array_equal(parascan.select(x, keep="odd"), x[x % 2 != 0])
+    assert isinstance(inc, np.ndarray) and calls.count("scan_host") >= 2 and "select_host" in calls
+    with pytest.raises(ValueError, match="finite"):  # the rule is checked against the type as on the GPU path
+        parascan.select(x, keep="finite" if np.dtype(dtype).kind in "iu" else "odd")
