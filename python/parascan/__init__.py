@@ -16,6 +16,8 @@ array([ 0,  0,  1,  3,  6, 10, 15, 21, 28, 36], dtype=uint32)
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _core
@@ -37,9 +39,9 @@ def _output(a: Array, out, name, shape, dtype, stream) -> Array:
     o = wrap(out, name, stream)
     if o.kind == "numpy":
         raise TypeError(f"parascan: argument '{name}' must be a device array (CuPy, PyTorch, ...), not NumPy")
-    if o.size != int(np.prod(shape, dtype=np.int64)) or o.dtype != np.dtype(dtype):
+    if o.size != math.prod(shape) or o.dtype != dtype:
         raise ValueError(f"parascan: argument '{name}' has dtype {o.dtype} and {o.size} items; "
-                         f"{int(np.prod(shape, dtype=np.int64))} items of {np.dtype(dtype)} are needed")
+                         f"{math.prod(shape)} items of {np.dtype(dtype)} are needed")
     return o
 
 

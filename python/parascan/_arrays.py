@@ -4,6 +4,7 @@ as NumPy. Outputs are allocated by the caller's framework (torch.empty, cupy.emp
 memory pool and are returned as its arrays."""
 from __future__ import annotations
 
+import math
 import sys
 
 import numpy as np
@@ -14,8 +15,15 @@ _CODES = {"uint8": "u1", "int8": "i1", "uint16": "u2", "int16": "i2", "uint32": 
           "uint64": "u8", "int64": "i8", "float32": "f4", "float64": "f8", "bool": "b1"}
 
 
+_has_device = False
+
+
 def require_device():
-    if _core.device_count() == 0:
+    global _has_device
+    if _has_device:  # devices do not go away within a process: asked once
+        return
+    _has_device = _core.device_count() > 0
+    if not _has_device:
         raise RuntimeError("parascan: no CUDA device: parascan runs on an NVIDIA GPU, and none is visible "
                            "(check nvidia-smi and CUDA_VISIBLE_DEVICES)")
 
@@ -37,7 +45,7 @@ class Array:
 
     @property
     def size(self):
-        return int(np.prod(self.shape, dtype=np.int64)) if self.shape else 1
+        return math.prod(self.shape)
 
     @property
     def code(self):
@@ -75,7 +83,7 @@ class Buffer:
     @staticmethod
     def new(shape, dtype, stream):
         dtype = np.dtype(dtype)
-        n = int(np.prod(shape, dtype=np.int64)) if shape else 1
+        n = math.prod(shape)
         b = Buffer(_core.malloc(n * dtype.itemsize, stream), n * dtype.itemsize, stream)
         b.shape, b.dtype = tuple(shape), dtype
         return Array(b, "out", "numpy", b.ptr, dtype, shape)
@@ -114,6 +122,9 @@ class Buffer:
             _core.free(self.ptr, self.stream)
         except Exception:  # interpreter shutdown
             pass
+
+
+_TORCH_NAMES = {}  # torch dtype -> NumPy type name
 
 
 def _torch_dtype(dtype):
@@ -160,13 +171,15 @@ def wrap(obj, name, stream=None):
         if not obj.is_cuda:
             raise TypeError(f"parascan: argument '{name}' is a CPU torch tensor ({_describe(obj)}); "
                             "move it to the GPU with .cuda(), or pass a NumPy array")
-        dtype = str(obj.dtype).replace("torch.", "")
+        dtype = _TORCH_NAMES.get(obj.dtype)
+        if dtype is None:
+            dtype = _TORCH_NAMES.setdefault(obj.dtype, str(obj.dtype).replace("torch.", ""))
         if dtype not in _CODES:
             raise TypeError(f"parascan: argument '{name}' has {_describe(obj)}; {accepted}")
         if not obj.is_contiguous():
             raise ValueError(f"parascan: argument '{name}' is not contiguous ({_describe(obj)}, strides "
                              f"{obj.stride()}); pass x.contiguous()")
-        return Array(obj, name, "torch", obj.data_ptr(), dtype, obj.shape, device=obj.device.index)
+        return Array(obj, name, "torch", obj.data_ptr(), dtype, obj.shape, device=obj.get_device())
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         dtype = np.dtype(cai["typestr"])
@@ -213,6 +226,9 @@ def stream_of(stream, *arrays):
             continue
         torch = _torch()
         if torch is not None and isinstance(a, torch.Tensor) and a.is_cuda:
+            raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # 0.1 µs against 2–3 µs for the Stream object
+            if raw is not None:
+                return int(raw(a.get_device()))
             return int(torch.cuda.current_stream(a.device).cuda_stream)
         cupy = _cupy()
         if cupy is not None and isinstance(a, cupy.ndarray):

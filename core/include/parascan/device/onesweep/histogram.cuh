@@ -103,8 +103,12 @@ __global__ void __launch_bounds__(hist_threads)
     for (int q = 0; q < parts; ++q) c += hist[i / digits][i % digits][q];
     if (c != 0) atomic_add_global(bins + i, static_cast<Offset>(c));
   }
-  // The last block scans: every block's atomics are visible to it after its ticket.
+  // The last block scans: every block's atomics are visible to it after its ticket. The barrier makes
+  // thread 0 take the ticket only after every warp of its block has flushed and fenced (without it a
+  // block could count as done with warps still adding, and the last block scan short counts: seen
+  // under compute-sanitizer racecheck, whose slowed warps made the sort wrong).
   __threadfence();
+  __syncthreads();
   if (threadIdx.x == 0) last_block = atomicAdd(done, 1u) == gridDim.x - 1;
   __syncthreads();
   if (!last_block) return;
