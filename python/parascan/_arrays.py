@@ -13,6 +13,8 @@ from . import _core
 
 _CODES = {"uint8": "u1", "int8": "i1", "uint16": "u2", "int16": "i2", "uint32": "u4", "int32": "i4",
           "uint64": "u8", "int64": "i8", "float32": "f4", "float64": "f8", "bool": "b1"}
+_DTYPES = {name: np.dtype(name) for name in _CODES}
+_CODE_OF = {np.dtype(name): code for name, code in _CODES.items()}  # native byte order only
 
 
 _has_device = False
@@ -39,17 +41,18 @@ def _cupy():
 class Array:
     """A device view of the caller's array: pointer, NumPy dtype, shape, and how to make more like it."""
 
+    __slots__ = ("obj", "name", "kind", "ptr", "dtype", "code", "shape", "owner", "device")
+
     def __init__(self, obj, name, kind, ptr, dtype, shape, owner=None, device=None):
         self.obj, self.name, self.kind, self.ptr = obj, name, kind, ptr
-        self.dtype, self.shape, self.owner, self.device = np.dtype(dtype), tuple(shape), owner, device
+        # Type names and codes from tables: np.dtype(...).name is a Python-level property costing ~2 µs a call.
+        self.dtype = _DTYPES[dtype] if isinstance(dtype, str) else np.dtype(dtype)
+        self.code = _CODE_OF.get(self.dtype)
+        self.shape, self.owner, self.device = tuple(shape), owner, device
 
     @property
     def size(self):
         return math.prod(self.shape)
-
-    @property
-    def code(self):
-        return _CODES[self.dtype.name]
 
     def empty(self, shape, dtype, stream):
         """A new device array of the same kind (numpy inputs: a parascan-owned buffer)."""
@@ -90,7 +93,7 @@ class Buffer:
 
     @staticmethod
     def from_numpy(a, stream):
-        a = np.ascontiguousarray(a)
+        a = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))  # the GPU reads native byte order
         b = Buffer(_core.malloc(a.nbytes, stream), a.nbytes, stream)
         b.shape, b.dtype = a.shape, a.dtype
         _core.copy(b.ptr, a.ctypes.data, a.nbytes, stream)
@@ -165,7 +168,7 @@ def wrap(obj, name, stream=None):
             raise TypeError(f"parascan: argument '{name}' has {_describe(obj)}; {accepted}")
         s = 0 if stream is None else stream
         b = Buffer.from_numpy(obj, s)
-        return Array(b, name, "numpy", b.ptr, obj.dtype, obj.shape)
+        return Array(b, name, "numpy", b.ptr, b.dtype, obj.shape)
     torch = _torch()
     if torch is not None and isinstance(obj, torch.Tensor):
         if not obj.is_cuda:
