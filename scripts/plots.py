@@ -3,7 +3,8 @@
 measured copy bandwidth. Reads the CSVs of `bench --csv` (the sort's from `bench --primitive sort --csv`).
 
     scripts/plots.py [--csv docs/bench-h100.csv] [--sat docs/bench-sat-h100.csv]
-                     [--sort docs/bench-sort-h100.csv] [--out docs/plots]
+                     [--sort docs/bench-sort-h100.csv] [--peers docs/bench-python-peers-h100.csv]
+                     [--out docs/plots]
 """
 import argparse
 import csv
@@ -135,11 +136,27 @@ def sort_plot(rows, out):
                 "CUB time / onesweep time")
 
 
+def peers_plot(rows, out):
+    """`python -m parascan.bench --csv`: per operation, the peer's time / parascan's time against size."""
+    rows = [r for r in rows if r["op"] != "overhead"]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for (op, peer) in sorted({(r["op"], r["peer"]) for r in rows}):
+        pts = sorted((log2(r["n"]), float(r["ratio"])) for r in rows if r["op"] == op and r["peer"] == peer)
+        ax.plot([k for k, _ in pts], [x for _, x in pts], marker="o", ms=3,
+                ls="-" if peer.startswith("torch") else "--", label=f"{op}: vs {peer}")
+    ax.axhline(1.0, color="black", lw=1)
+    return save(fig, ax, out, "python_peers.png", "parascan from Python beside torch and cupy, H100 (> 1: faster)",
+                "log2(n)", "peer time / parascan time", legend_cols=2)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--csv", default="docs/bench-h100.csv")
     p.add_argument("--sat", default="docs/bench-sat-h100.csv")
     p.add_argument("--sort", default="docs/bench-sort-h100.csv")
+    p.add_argument("--peers", default="docs/bench-python-peers-h100.csv")
     p.add_argument("--out", default="docs/plots")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -151,6 +168,8 @@ def main():
         made.append(sat_plot(read_csv(a.sat), a.out))
     if os.path.exists(a.sort):
         made.append(sort_plot(read_csv(a.sort), a.out))
+    if os.path.exists(a.peers):
+        made.append(peers_plot(read_csv(a.peers), a.out))
     for m in made:
         if m:
             print("wrote", m)
