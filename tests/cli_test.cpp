@@ -35,6 +35,8 @@ class cli : public ::testing::Test {
   result sat(const std::string& args) { return run_with_env("", args, PARASCAN_SAT_EXE); }
   result sort(const std::string& args) { return run_with_env("", args, PARASCAN_SORT_EXE); }
   result mc(const std::string& args) { return run_with_env("", args, PARASCAN_MC_EXE); }
+  result bench(const std::string& args) { return run_with_env("", args, PARASCAN_BENCH_EXE); }
+  result validate(const std::string& args) { return run_with_env("", args, PARASCAN_VALIDATE_EXE); }
   result run_with_env(const std::string& env, const std::string& args, const std::string& exe = PARASCAN_SCAN_EXE) {
     const auto out = (dir / "stdout").string(), err = (dir / "stderr").string();
     const std::string cmd = (env.empty() ? "" : "env " + env + " ") + exe + " " + args + " > " + out + " 2> " + err;
@@ -101,11 +103,53 @@ TEST_F(cli, bad_option_values_are_exit_2) {
   EXPECT_EQ(run("--type f32 --op xor").code, 2);  // not built: no GPU needed to say so
 }
 
+// Each of these is exit 2 with a message before the GPU is asked for, so they run with no device visible
+// (CUDA_VISIBLE_DEVICES="") and pass on any machine: a device check first would make them exit 4.
+TEST_F(cli, bad_values_and_output_paths_are_exit_2_before_the_device) {
+  const std::string no_gpu = "CUDA_VISIBLE_DEVICES=";
+  const auto npy = path("x.npy");
+  parascan::app::write_array(npy, parascan::app::dtype::u32, std::vector<std::uint32_t>{1, 2, 3}.data(), 3);
+  struct expect { std::string exe, args, message; };
+  const expect cases[] = {
+      {PARASCAN_SCAN_EXE, npy + " --init abc", "scan: error: --init"},
+      {PARASCAN_SCAN_EXE, npy + " -o " + path("missing/dir/y.npy"), "does not exist"},
+      {PARASCAN_SCAN_EXE, npy + " -o " + dir.string(), "is a folder"},
+      {PARASCAN_SCAN_EXE, npy + " --json " + path("missing/r.json"), "does not exist"},
+      {PARASCAN_SORT_EXE, npy + " --argsort --values-out " + dir.string(), "is a folder"},
+      {PARASCAN_BENCH_EXE, "--log-sizes 99", "bench: error: --log-sizes"},
+      {PARASCAN_BENCH_EXE, "--csv " + path("missing/b.csv"), "does not exist"},
+      {PARASCAN_SCAN_EXE, "--bogus", "scan: error: the following argument was not expected: --bogus"},
+      {PARASCAN_COMPACT_EXE, "--n -5", "compact: error: --n: must be >= 0, got -5"},
+      {PARASCAN_SORT_EXE, "--n -5", "radix_sort: error: --n: must be >= 0, got -5"},
+      {PARASCAN_SCAN_EXE, "--device -1", "scan: error: --device: must be >= 0"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_with_env(no_gpu, c.args, c.exe);
+    EXPECT_EQ(r.code, 2) << c.exe << " " << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.exe << " " << c.args << "\n" << r.err;
+    EXPECT_EQ(r.err.find("179769313486231"), std::string::npos) << r.err;  // no 300-digit range bound
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  }
+  EXPECT_FALSE(fs::exists(path("missing")));
+}
+
+TEST_F(cli, help_offers_only_the_options_a_tool_reads) {
+  const auto v = validate("--help"), b = bench("--help"), s = sort("--help");
+  EXPECT_EQ(v.code, 0);
+  for (const char* opt : {"--output", "--validate", "--repeat"}) EXPECT_EQ(v.out.find(opt), std::string::npos) << opt;
+  EXPECT_EQ(b.code, 0);
+  for (const char* opt : {"--output", "--validate"}) EXPECT_EQ(b.out.find(opt), std::string::npos) << opt;
+  EXPECT_NE(b.out.find("--repeat"), std::string::npos);
+  EXPECT_NE(b.out.find("sweep"), std::string::npos);
+  EXPECT_EQ(s.out.find("raw u32; same length; 1, 2, 4 or 8 bytes"), std::string::npos);
+}
+
 TEST_F(cli, no_cuda_device_is_exit_4) {
   // CUDA_VISIBLE_DEVICES="" hides every device, so this runs (and must pass) with or without a GPU.
   const auto r = run_with_env("CUDA_VISIBLE_DEVICES=", "--n 1000 -o " + path("out.npy"));
   EXPECT_EQ(r.code, 4);
-  EXPECT_NE(r.err.find("scan: error: no CUDA device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("scan: error: no CUDA device or driver was found"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("insufficient"), std::string::npos) << "no advice to upgrade a driver: " << r.err;
   EXPECT_EQ(files_other_than_logs(), 0);
 }
 
@@ -161,17 +205,31 @@ TEST_F(cli_gpu, compact_keeps_splits_and_indexes) {
   auto r = compact(path("v.npy") + " --keep gt:1 --validate -o " + path("kept.npy"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("kept: 4"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("validation: PASS (matches CUB and the CPU)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ratio to CUB"), std::string::npos) << r.out;
   auto a = parascan::app::read_array(path("kept.npy"), std::nullopt);
   ASSERT_EQ(a.count, 4);
   EXPECT_EQ(std::vector<std::int32_t>(a.as<std::int32_t>(), a.as<std::int32_t>() + 4), (std::vector<std::int32_t>{5, 7, 2, 9}));
   r = compact(path("v.npy") + " --keep gt:1 --split --validate -o " + path("split.npy"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("second part starts at 4"), std::string::npos) << r.out;
+  // The verdict names what ran: Thrust for a rule split, not for a flag split; no CUB ratio for a split.
+  EXPECT_NE(r.out.find("PASS (matches thrust::stable_partition and the CPU)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CUB: no same operation"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("ratio to CUB"), std::string::npos) << r.out;
   a = parascan::app::read_array(path("split.npy"), std::nullopt);
   EXPECT_EQ(std::vector<std::int32_t>(a.as<std::int32_t>(), a.as<std::int32_t>() + 7),
             (std::vector<std::int32_t>{5, 7, 2, 9, -1, 0, -3}));
+  const std::vector<std::uint8_t> flags = {1, 0, 0, 1, 1, 0, 1};
+  parascan::app::write_array(path("f.npy"), parascan::app::dtype::u8, flags.data(), 7);
+  r = compact(path("v.npy") + " --flags " + path("f.npy") + " --split --validate");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("PASS (matches the CPU's stable split)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("thrust"), std::string::npos) << r.out;
   r = compact(path("v.npy") + " --keep odd --indices --validate -o " + path("idx.npy"));
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("PASS (the positions match the CPU's)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("ratio to CUB"), std::string::npos) << r.out;
   a = parascan::app::read_array(path("idx.npy"), std::nullopt);
   EXPECT_EQ(a.type, parascan::app::dtype::i64);
   EXPECT_EQ(std::vector<std::int64_t>(a.as<std::int64_t>(), a.as<std::int64_t>() + a.count),

@@ -1,5 +1,6 @@
 // GPU tests of compaction, stable split and expand: every edge case the issue lists, checked element
 // by element against the CPU (std::copy_if / std::stable_partition semantics) and CUB / Thrust.
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <cmath>
 #include <cstdint>
@@ -164,21 +165,38 @@ TEST_F(select_api, u8_flags_scanned_into_wide_offsets) {
 
 class select_huge : public gpu_test {};
 
-/// More than 2^31 items: keep every third byte-valued item; count and spot values checked.
+/// More than 2^31 items: keep every third byte-valued item. Outputs poisoned; every kept value, the
+/// poison just past the kept items, and every kept position (closed form: the k-th is 3k + 2) checked.
 TEST_F(select_huge, more_than_2_pow_31_items) {
   if (small_sizes_only()) GTEST_SKIP() << "too large for the sanitizer runs";
-  const std::int64_t n = (std::int64_t(1) << 31) + 4099;
-  device_buffer<std::uint8_t> in(n), out(n);
-  ASSERT_EQ(validation::fill_one_plus_mod3(in.data(), n), cudaSuccess);  // 1, 2, 3, 1, 2, 3, ...
+  const std::int64_t n = (std::int64_t(1) << 31) + 4099, want = n / 3, guard = 64;
+  device_buffer<std::uint8_t> in(n), out(n + guard);
+  ASSERT_EQ(validation::fill_one_plus_mod3(in.data(), n), cudaSuccess);  // 1, 2, 3, 1, 2, 3, ...: i % 3 == 2 is 3
+  out.poison();
   device_buffer<std::int64_t> count(1);
   keep_rule<std::uint8_t> rule{keep_kind::eq, 3};
   validation::run_two_phase([&](void* t, std::size_t& b) { return select_if(t, b, in.data(), out.data(), count.data(), n, rule); }, 0);
   std::int64_t kept = 0;
   count.copy_to_host(&kept, 1);
-  EXPECT_EQ(kept, n / 3);
-  std::vector<std::uint8_t> tail(16);
-  PARASCAN_CUDA_CHECK(cudaMemcpy(tail.data(), out.data() + kept - 16, 16, cudaMemcpyDeviceToHost));
-  for (auto x : tail) EXPECT_EQ(x, 3);
+  ASSERT_EQ(kept, want);
+  std::vector<std::uint8_t> values(static_cast<std::size_t>(kept + guard));
+  PARASCAN_CUDA_CHECK(cudaMemcpy(values.data(), out.data(), values.size(), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(std::count(values.begin(), values.begin() + kept, std::uint8_t(3)), kept);
+  EXPECT_EQ(std::count(values.begin() + kept, values.end(), std::uint8_t(0xA5)), guard) << "written past the kept items";
+  values = {};
+
+  device_buffer<std::int64_t> positions(want + guard);
+  positions.poison();
+  validation::run_two_phase(
+      [&](void* t, std::size_t& b) { return select_if_indices(t, b, in.data(), positions.data(), count.data(), n, rule); }, 0);
+  count.copy_to_host(&kept, 1);
+  ASSERT_EQ(kept, want);
+  std::vector<std::int64_t> pos(static_cast<std::size_t>(want));
+  positions.copy_to_host(pos.data(), want);
+  std::int64_t wrong = 0, first = -1;
+  for (std::int64_t k = 0; k < want; ++k)
+    if (pos[k] != 3 * k + 2 && wrong++ == 0) first = k;
+  EXPECT_EQ(wrong, 0) << "first wrong position at k = " << first << ": " << (first >= 0 ? pos[first] : 0);
 }
 
 }  // namespace

@@ -398,21 +398,19 @@ int main(int argc, char** argv) {
   bench_args a;
   app.add_flag("--quick", a.quick, "Sizes 2^20, 2^24, 2^28 and 3 repeats (a minute or so)");
   app.add_option("--primitive", a.primitive, "scan, select, sort, sat, pipeline, sweep or all (sort: radix sort of keys of every width, pairs and argsort on uniform, few-distinct, sorted and all-equal keys beside CUB; sat: 1024² to 16384² u8 images, 8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside one CPU core and the PCIe copy bound; sweep: the single-pass scan at tile shapes from 128 × 8 to 1024 × 8; sort, pipeline and sweep are not part of all)")->check(CLI::IsMember({"scan", "select", "sort", "sat", "pipeline", "sweep", "all"}))->capture_default_str();
-  app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two (default 16 20 24 28 30)")->delimiter(',');
+  app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two, 1 to 34 (default 16 20 24 28 30)")->delimiter(',')->check(CLI::Range(1, 34));
   app.add_flag("--beyond-gpu-memory", a.beyond,
                "With --primitive pipeline: also scan one pinned u32 array 5% larger than the GPU's memory, in place "
                "(needs that much host memory; a minute or more)");
   app.add_option("--filter", a.filter, "Only scan variants whose 'algorithm/strategy' contains this text; sort cases whose 'type mode/input' does (e.g. 'u32 keys/')");
   app.add_flag("--every-algorithm", a.every_sort_algorithm, "With --primitive sort: the split sorts on every case (by default on u32 keys only)");
-  app.add_option("--csv", a.csv, "Also write the rows as CSV to FILE");
+  app.add_option("--csv", a.csv, "Also write the rows as CSV to FILE")->check(writable_file());
   common_options& c = a.common;
   c.repeat = 20;
-  add_common_options(app, c, "bench --quick --csv bench.csv");
+  add_common_options(app, c, "bench --quick --csv bench.csv", offer_repeat);
   return run_tool(app, argc, argv, [&]() -> int {
     const auto d = select_device(c.device);
     if (a.log_sizes.empty()) a.log_sizes = a.quick ? std::vector<int>{20, 24, 28} : std::vector<int>{16, 20, 24, 28, 30};
-    for (int k : a.log_sizes)
-      if (k < 1 || k > 34) throw input_error("--log-sizes: 2^" + std::to_string(k) + " is outside 2^1 .. 2^34");
     std::printf("bench: %s (sm_%d%d, %d SMs, %.0f MB L2), median of %d, driver %d, runtime %d\n", d.name.c_str(), d.cc_major,
                 d.cc_minor, d.sm_count, d.l2_bytes / 1e6, a.quick ? 3 : c.repeat, d.driver_version, d.runtime_version);
     std::printf("%-7s %-4s %-5s %-16s %-17s %10s %9s %8s %7s %7s %s\n", "prim", "type", "n", "algorithm", "strategy",

@@ -15,8 +15,19 @@ struct common_options {
   bool quiet = false;        // -q/--quiet
 };
 
-/// Add -o, --validate, --repeat, --json, --device, -q, --version and a --help footer with `example`.
-void add_common_options(CLI::App& app, common_options& opts, const std::string& example);
+/// The shared options a tool offers beyond --json, --device, -q and --version (which every tool has).
+enum offered_options : unsigned { offer_output = 1, offer_validate = 2, offer_repeat = 4, offer_all = 7 };
+
+/// Add the offered options of -o, --validate, --repeat, then --json, --device, -q, --version and a
+/// --help footer with `example`.
+void add_common_options(CLI::App& app, common_options& opts, const std::string& example, unsigned offered = offer_all);
+
+/// Check of a path the tool will write: not a folder, and its folder exists ('-' passes: stdout).
+/// Checked while parsing, so a bad path is exit 2 before any device work.
+CLI::Validator writable_file();
+
+/// Check of an integer option that must be ≥ 0 ("--n: must be ≥ 0, got -5").
+CLI::Validator non_negative();
 
 /// Parse, run `body`, and map every failure to its documented exit code with one message
 /// "<prog>: error: <what>" on stderr. Returns the exit code.

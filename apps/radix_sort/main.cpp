@@ -192,15 +192,15 @@ int main(int argc, char** argv) {
   sort_args a;
   app.add_option("input", a.input, "Keys: .npy or raw (needs --type); without one, --n generated keys (--dist)");
   app.add_option("--type", a.type_name, "Key type of a raw input or of generated keys (" + dtype_names() + "; default u32)");
-  auto* vals = app.add_option("--values", a.values, "Values to sort along (.npy or raw u32; same length; 1, 2, 4 or 8 bytes each)");
+  auto* vals = app.add_option("--values", a.values, "Values to sort along, one per key: a .npy of any 1-, 2-, 4- or 8-byte type (moved as raw bytes), or a raw file of u32");
   app.add_flag("--argsort", a.argsort, "Sort the indices along: -o writes the permutation (i64)")->excludes(vals);
-  app.add_option("--values-out", a.values_out, "Write the sorted values (or the permutation) here");
+  app.add_option("--values-out", a.values_out, "Write the sorted values (or the permutation) here")->check(writable_file());
   app.add_option("--bits", a.bits, "Sort by this many bits from --begin-bit (default: all the key's bits)");
   app.add_option("--begin-bit", a.begin_bit, "First key bit compared (of the key's order-preserving image)")->capture_default_str();
   app.add_flag("--descending", a.descending, "Largest first (stable: equal keys keep their input order)");
   app.add_option("--algorithm", a.algorithm, "onesweep (8-bit digits, one pass each with look-back; the fastest), split1 (1-bit splits), split4 (4-bit digits) or split8 (8-bit digits)")
       ->capture_default_str();
-  app.add_option("--n", a.n, "Keys to generate when there is no input")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--n", a.n, "Keys to generate when there is no input")->capture_default_str()->check(non_negative());
   app.add_option("--dist", a.dist, "Generated keys: uniform, sorted, reverse, few-unique, all-equal")->capture_default_str();
   app.add_option("--seed", a.seed, "Seed of the generated keys")->capture_default_str();
   add_common_options(app, a.common, "radix_sort keys.npy --values ids.npy --validate -o sorted.npy --values-out ids_sorted.npy");

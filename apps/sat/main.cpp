@@ -198,7 +198,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--squared", a.squared, "Table of squared pixels (for local variance) instead of pixels");
   app.add_option("--rect", a.rects, "Print the sum over x0,y0,x1,y1 (corners inclusive); repeatable");
-  app.add_option("--box", a.box, "Box filter of radius R: -o then writes the blurred image as PGM")->check(CLI::NonNegativeNumber);
+  app.add_option("--box", a.box, "Box filter of radius R: -o then writes the blurred image as PGM")->check(non_negative());
   add_common_options(app, a.common, "sat photo.pgm --rect 96,75,191,150 -o table.npy --validate\n  sat photo.pgm --box 4 -o blurred.pgm");
   return run_tool(app, argc, argv, [&]() -> int {
     if (a.input.empty()) a.input = std::string(PARASCAN_DATA_DIR) + "/coins.pgm";

@@ -1,6 +1,7 @@
 // scan: prefix sums (and min/max/product/bitwise scans) of an array file or generated data on the GPU,
 // timed beside CUB in the same run, optionally validated against CUB and a CPU reference.
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -31,6 +32,15 @@ struct scan_args {
   common_options common;
 };
 
+/// The file's items as a vector (memcpy only when there are any: GCC 12's -Wnonnull flagged the
+/// vector::assign of a possibly empty range).
+template <class T>
+std::vector<T> items_of(const host_array& f) {
+  std::vector<T> v(static_cast<std::size_t>(f.count));
+  if (f.count > 0) std::memcpy(v.data(), f.as<T>(), v.size() * sizeof(T));
+  return v;
+}
+
 template <class In, class Out, class Op>
 int run(const scan_args& a, const host_array* file, const host_array* heads_file, Op op, scan_options options) {
   const bool exclusive = !a.inclusive;
@@ -41,14 +51,12 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
 
   std::vector<In> h_in;
   if (file) {
-    h_in.assign(file->as<In>(), file->as<In>() + file->count);
+    h_in = items_of<In>(*file);
   } else {
     h_in = validation::make_input<In, Op>(a.n, validation::distribution::random, a.seed);
   }
   std::vector<std::uint8_t> h_heads;
-  if (heads_file) {  // lengths were checked before the GPU was touched
-    h_heads.assign(heads_file->as<std::uint8_t>(), heads_file->as<std::uint8_t>() + heads_file->count);
-  }
+  if (heads_file) h_heads = items_of<std::uint8_t>(*heads_file);  // lengths were checked before the GPU was touched
   const std::int64_t n = static_cast<std::int64_t>(h_in.size());
   const bool segmented = heads_file != nullptr;
 
@@ -136,7 +144,7 @@ int main(int argc, char** argv) {
   app.add_option("--segments", a.segments, "Head flags (.npy or raw u8, one per item, non-zero starts a segment): segmented scan");
   app.add_option("--algorithm", a.algorithm, "Block scan: hillis_steele, blelloch_padded, brent_kung, warp_shuffle (default)");
   app.add_option("--strategy", a.strategy, "Device strategy: recursive, reduce_then_scan, single_pass (default)");
-  app.add_option("--n", a.n, "Items to generate when there is no input")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--n", a.n, "Items to generate when there is no input")->capture_default_str()->check(non_negative());
   app.add_option("--seed", a.seed, "Seed of the generated data")->capture_default_str();
   common_options& c = a.common;
   add_common_options(app, c, "scan data/coins_u8.npy --acc u64 --inclusive --validate -o prefix.npy");
@@ -190,6 +198,9 @@ int main(int argc, char** argv) {
     if (!built)
       throw input_error("--op " + combo + " are not built: bitwise operators need integers, and a wider --acc is for "
                         "sums only (u8->u32, u8->u64, i8->i32, u16->u32, i16->i32, u32->u64, i32->i64, f32->f64)");
+
+    if (!a.init.empty())  // a bad --init is exit 2 before the GPU is touched
+      visit_dtype(out_t, [&](auto out_tag) { return (void)parse_value<typename decltype(out_tag)::type>(a.init, "--init"), 0; });
 
     const auto d = select_device(c.device);
     if (!c.quiet) std::fprintf(stderr, "scan: device %d: %s (sm_%d%d, %d SMs)\n", d.id, d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count);

@@ -395,7 +395,7 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", m.quick, "Skip the large sizes (2^20+7, tile^2 +- 1)");
   app.add_option("--filter", m.filter, "Only cases whose name contains this text (e.g. 'u32 sum', 'segmented')");
   app.add_option("--seed", m.seed, "Seed of the inputs (printed with any failure)")->capture_default_str();
-  add_common_options(app, c, "validate --quick --filter 'u32 sum'");
+  add_common_options(app, c, "validate --quick --filter 'u32 sum'", 0);
   return run_tool(app, argc, argv, [&]() -> int {
     const auto d = select_device(c.device);
     std::printf("validate: device %d: %s; sizes 0, 1, 31..33, tile-1..tile+1, 1337, 2 tiles+5, random%s\n", d.id,

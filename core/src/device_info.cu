@@ -24,8 +24,13 @@ device_description select_device(int id) {
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {
     (void)cudaGetLastError();
-    throw no_cuda_device(std::string("no CUDA device found (") +
-                         (e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0") + ")");
+    // With no NVIDIA driver installed the runtime reports cudaErrorInsufficientDriver ("CUDA driver version
+    // is insufficient"), which sends users to upgrade a driver they do not have: say what was not found.
+    const std::string why = e == cudaSuccess ? "the driver reports 0 devices"
+                            : e == cudaErrorInsufficientDriver
+                                ? "no NVIDIA driver found, or one older than this CUDA runtime needs"
+                                : std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+    throw no_cuda_device("no CUDA device or driver was found (" + why + "); check nvidia-smi and CUDA_VISIBLE_DEVICES");
   }
   if (id < 0 || id >= count)
     throw no_cuda_device("CUDA device " + std::to_string(id) + " does not exist (found " + std::to_string(count) +
