@@ -40,15 +40,9 @@ int main(int argc, char** argv) {
                     sat_algorithm::three_pass);
   char* temp;
   CK(cudaMalloc(&temp, bytes));
-  const std::size_t row_bytes = device::align_up(static_cast<std::size_t>(g.tiles_x * g.height) * sizeof(Acc));
-  const std::size_t col_bytes = device::align_up(static_cast<std::size_t>(g.tiles_y * g.width) * sizeof(Acc));
-  Acc* row_sums = reinterpret_cast<Acc*>(temp);
-  Acc* col_sums = reinterpret_cast<Acc*>(temp + row_bytes);
-  Acc* totals = reinterpret_cast<Acc*>(temp + row_bytes + col_bytes);
-  line_scan<Acc> rows_job{row_sums, g.height, g.tiles_x, 1, g.height, line_group(g.height, g.tiles_x, g.height)};
-  line_scan<Acc> cols_job{col_sums, g.width, g.tiles_y, 1, g.width, line_group(g.width, g.tiles_y, g.width)};
-  line_scan<Acc> across{totals, g.tiles_y, g.tiles_x, 1, g.tiles_y, line_group(g.tiles_y, g.tiles_x, g.tiles_y)};
-  line_scan<Acc> down{totals, g.tiles_x, g.tiles_y, g.tiles_y, 1, line_group(g.tiles_x, g.tiles_y, 1)};
+  const three_pass_plan<Acc> plan(g, temp);  // the library's own carve of the temporary storage
+  Acc *row_sums = plan.row_sums, *col_sums = plan.col_sums, *totals = plan.totals;
+  const line_scan<Acc>&rows_job = plan.rows_job, &cols_job = plan.cols_job, &across = plan.across, &down = plan.down;
   const unsigned blocks = static_cast<unsigned>((g.tiles() + warps_per_block - 1) / warps_per_block);
   const unsigned carry_blocks = static_cast<unsigned>(rows_job.blocks() + cols_job.blocks() + across.blocks());
   const float t0 = median_ms({g_reps}, [&] { tile_sums_kernel<<<blocks, 256>>>(img, side, g, false, true, row_sums, col_sums, totals); });

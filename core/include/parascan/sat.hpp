@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 #include <cstddef>
 #include <cstdint>
+#include "parascan/device/sat/tuning.cuh"
 
 namespace parascan {
 
@@ -46,8 +47,10 @@ enum class sat_algorithm { automatic, single_pass, three_pass };
 /// The algorithm `automatic` stands for, for pixels and accumulators of the given sizes in bytes.
 inline sat_algorithm resolve_sat_algorithm(sat_algorithm a, image_shape shape, int pixel_bytes, int acc_bytes) {
   if (a != sat_algorithm::automatic) return a;
-  const std::int64_t tiles = ((shape.width + 127) / 128) * ((shape.height + 63) / 64);
-  return pixel_bytes == 1 && (tiles >= 8192 || acc_bytes == 8) ? sat_algorithm::single_pass : sat_algorithm::three_pass;
+  namespace t = device::sat_detail;  // the tile shape and the threshold: device/sat/tuning.cuh
+  const std::int64_t tiles = ((shape.width + t::tile_cols - 1) / t::tile_cols) * ((shape.height + t::tile_rows - 1) / t::tile_rows);
+  return pixel_bytes == 1 && (tiles >= t::single_pass_min_tiles || acc_bytes == 8) ? sat_algorithm::single_pass
+                                                                                    : sat_algorithm::three_pass;
 }
 
 template <class In, class Acc>

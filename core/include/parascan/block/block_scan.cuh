@@ -12,7 +12,7 @@
 //   warp_shuffle     5 shuffle steps per warp, one warp scans the p/32 warp totals
 #pragma once
 #include "parascan/block/smem_padding.cuh"
-#include "parascan/options.hpp"
+#include "parascan/scan_algorithms.hpp"
 #include "parascan/warp/warp_shuffle.cuh"
 
 namespace parascan::block {

@@ -13,7 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <type_traits>
-#include "parascan/device/device_scan.cuh"
+#include "parascan/device/launch.cuh"
 #include "parascan/device/onesweep/histogram.cuh"
 #include "parascan/device/onesweep/pass.cuh"
 

@@ -11,13 +11,11 @@
 #pragma once
 #include <climits>
 #include <cstdint>
+#include "parascan/device/launch.cuh"
 #include "parascan/device/scan_kernels.cuh"
 #include "parascan/scan.hpp"
 
 namespace parascan::device {
-
-inline constexpr std::size_t temp_alignment = 256;
-inline std::size_t align_up(std::size_t b) { return (b + temp_alignment - 1) / temp_alignment * temp_alignment; }
 
 template <class Acc>
 std::int64_t tiles_for(std::int64_t n) {
@@ -52,11 +50,6 @@ std::size_t scan_temp_bytes(std::int64_t n, device_strategy s) {
   return align_up(static_cast<std::size_t>(tiles) * sizeof(Acc)) + scan_temp_bytes<Acc>(tiles, s);
 }
 
-inline cudaError_t check_launch(cudaStream_t stream, bool synchronous) {
-  cudaError_t e = cudaPeekAtLastError();
-  if (e == cudaSuccess && synchronous) e = cudaStreamSynchronize(stream);
-  return e;
-}
 
 template <class Acc>
 cudaError_t look_back_storage<Acc>::init(std::int64_t tiles, cudaStream_t stream, bool synchronous) const {
