@@ -17,7 +17,7 @@ command -v clang++ > /dev/null || { echo "fuzz: clang++ not found (apt-get insta
 cuda_inc=$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")/../include
 flags=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -I apps/common -I core/include -I "$cuda_inc")
-common=(apps/common/array_io.cpp apps/common/pgm.cpp apps/common/dtype.cpp apps/common/volume_io.cpp)
+common=(apps/common/array_io.cpp apps/common/pgm.cpp apps/common/dtype.cpp apps/common/volume_io.cpp core/src/names.cpp)
 : > "$out/fuzz_summary.txt"
 status=0
 for target in npy_header pgm options; do

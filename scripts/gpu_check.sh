@@ -80,7 +80,7 @@ done
 step "sat on data/coins.pgm" "$out/sat_coins.log" "$bin/sat" "$root/data/coins.pgm" --rect 96,75,191,150 --validate
 step "sat --box 3 (coins)" "$out/sat_box.log" "$bin/sat" "$root/data/coins.pgm" --box 3 --validate -o "$out/coins_box3.pgm"
 for alg in onesweep split1 split4 split8; do
-  step "radix_sort --validate $alg" "$out/sort_$alg.log" "$bin/radix_sort" --n 3000017 --type f32 --dist few-unique --argsort --descending --algorithm $alg --validate -o "$out/order_$alg.npy"
+  step "radix_sort --validate $alg" "$out/sort_$alg.log" "$bin/radix_sort" --n 3000017 --type f32 --dist few_unique --argsort --descending --algorithm $alg --validate -o "$out/order_$alg.npy"
 done
 for field in sphere torus metaballs gyroid; do
   step "marching_cubes $field --validate" "$out/mc_$field.log" "$bin/marching_cubes" --field $field --grid 96 --weld --validate

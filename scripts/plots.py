@@ -124,7 +124,7 @@ def sort_plot(rows, out):
     ax.set_ylabel("G keys/s")
     ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3)
-    cases = ["u32 keys/uniform", "u32 keys/few-distinct", "f32 keys/uniform", "u64 keys/uniform",
+    cases = ["u32 keys/uniform", "u32 keys/few_distinct", "f32 keys/uniform", "u64 keys/uniform",
              "u32 pairs-u32/uniform", "u32 argsort/uniform", "u64 argsort/uniform"]
     for case in cases:
         pts = sorted((log2(r["n"]), float(r["ratio_to_cub"])) for r in rows

@@ -294,6 +294,7 @@ TEST_F(cli_gpu, sat_on_coins_gives_the_known_sums) {
   const result three = sat(coins + " --algorithm three-pass --rect 96,75,191,150 --validate");
   ASSERT_EQ(three.code, 0) << three.err;
   EXPECT_NE(three.out.find("rect 96,75,191,150: 762366"), std::string::npos) << three.out;
+  EXPECT_NE(three.out.find("three_pass"), std::string::npos) << "printed in the one spelling: " << three.out;
   const result sq = sat(coins + " --squared --layout inclusive --validate");
   ASSERT_EQ(sq.code, 0) << sq.err;
   EXPECT_NE(sq.out.find("total: 1416849277"), std::string::npos) << sq.out;

@@ -55,7 +55,7 @@ std::vector<Acc> check_sat(const std::vector<In>& img, std::int64_t w, std::int6
   const auto cc = validation::compare_sat(cub, img.data(), w, h, layout, squared);
   EXPECT_TRUE(cc.ok()) << "CUB-based " << w << "×" << h << ": " << cc.detail;
   for (const sat_algorithm algorithm : {sat_algorithm::three_pass, sat_algorithm::single_pass}) {
-    const char* name = algorithm == sat_algorithm::single_pass ? "single-pass" : "three-pass";
+    const std::string name(to_string(algorithm));
     std::size_t bytes = 0;
     PARASCAN_CUDA_CHECK(summed_area_table(nullptr, bytes, d_img_data, in_pitch, d_table_data, table_pitch, shape, layout,
                                           squared, 0, algorithm));

@@ -217,7 +217,7 @@ class bench {
       PARASCAN_CUDA_CHECK(validation::count_word_differences(reinterpret_cast<std::uint32_t*>(out.data()),
                                                              reinterpret_cast<std::uint32_t*>(ref.data()),
                                                              static_cast<std::size_t>(cells) * sizeof(Acc) / 4, diff));
-      add({"sat", type, algorithm == sat_algorithm::single_pass ? "single-pass" : "three-pass", shape_name, n, bytes, ms,
+      add({"sat", type, std::string(to_string(algorithm)), shape_name, n, bytes, ms,
            cub_ms, copy, diff == 0});
     }
   }
@@ -397,7 +397,7 @@ int main(int argc, char** argv) {
   CLI::App app{"bench: parascan primitives beside CUB and the copy bandwidth", "bench"};
   bench_args a;
   app.add_flag("--quick", a.quick, "Sizes 2^20, 2^24, 2^28 and 3 repeats (a minute or so)");
-  app.add_option("--primitive", a.primitive, "scan, select, sort, sat, pipeline, sweep or all (sort: radix sort of keys of every width, pairs and argsort on uniform, few-distinct, sorted and all-equal keys beside CUB; sat: 1024² to 16384² u8 images, 8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside one CPU core and the PCIe copy bound; sweep: the single-pass scan at tile shapes from 128 × 8 to 1024 × 8; sort, pipeline and sweep are not part of all)")->check(CLI::IsMember({"scan", "select", "sort", "sat", "pipeline", "sweep", "all"}))->capture_default_str();
+  app.add_option("--primitive", a.primitive, "scan, select, sort, sat, pipeline, sweep or all (sort: radix sort of keys of every width, pairs and argsort on uniform, few_distinct, sorted and all_equal keys beside CUB; sat: 1024² to 16384² u8 images, 8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside one CPU core and the PCIe copy bound; sweep: the single-pass scan at tile shapes from 128 × 8 to 1024 × 8; sort, pipeline and sweep are not part of all)")->check(CLI::IsMember({"scan", "select", "sort", "sat", "pipeline", "sweep", "all"}))->capture_default_str();
   app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two, 1 to 34 (default 16 20 24 28 30)")->delimiter(',')->check(CLI::Range(1, 34));
   app.add_flag("--beyond-gpu-memory", a.beyond,
                "With --primitive pipeline: also scan one pinned u32 array 5% larger than the GPU's memory, in place "

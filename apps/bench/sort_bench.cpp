@@ -29,9 +29,9 @@ const char* name_of() {
 const char* name_of(sort_input d) {
   switch (d) {
     case sort_input::uniform: return "uniform";
-    case sort_input::few_distinct: return "few-distinct";
+    case sort_input::few_distinct: return "few_distinct";
     case sort_input::sorted: return "sorted";
-    case sort_input::all_equal: return "all-equal";
+    case sort_input::all_equal: return "all_equal";
   }
   return "?";
 }

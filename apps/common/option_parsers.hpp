@@ -19,31 +19,19 @@ namespace parascan::app {
 /// "nonzero", "gt:3.5", "odd", ... → keep_rule<T>; throws input_error naming --keep.
 template <class T>
 keep_rule<T> parse_keep(const std::string& text) {
-  static const std::pair<const char*, keep_kind> plain[] = {
-      {"nonzero", keep_kind::nonzero}, {"odd", keep_kind::odd}, {"even", keep_kind::even}, {"finite", keep_kind::finite}};
-  static const std::pair<const char*, keep_kind> valued[] = {{"gt", keep_kind::gt}, {"ge", keep_kind::ge},
-                                                             {"lt", keep_kind::lt}, {"le", keep_kind::le},
-                                                             {"eq", keep_kind::eq}, {"ne", keep_kind::ne}};
-  keep_rule<T> r;
-  for (auto& [name, kind] : plain) {
-    if (text == name) {
-      r.kind = kind;
-      if (std::is_floating_point_v<T> && (kind == keep_kind::odd || kind == keep_kind::even))
-        throw input_error("--keep " + text + ": odd/even need an integer type, not " + std::string(to_string(dtype_of<T>())));
-      return r;
-    }
-  }
+  // The rule's name from core's table (parse_keep_kind); gt, ge, lt, le, eq, ne take a value after ':'.
   const auto colon = text.find(':');
-  if (colon != std::string::npos) {
-    for (auto& [name, kind] : valued) {
-      if (text.compare(0, colon, name) == 0) {
-        r.kind = kind;
-        r.value = parse_value<T>(text.substr(colon + 1), "--keep " + std::string(name));
-        return r;
-      }
-    }
-  }
-  throw input_error("--keep: unknown rule '" + text + "' (nonzero, gt:X, ge:X, lt:X, le:X, eq:X, ne:X, odd, even, finite)");
+  const std::string name = text.substr(0, colon);
+  const auto kind = parse_keep_kind(name);
+  const bool valued = kind && *kind >= keep_kind::gt && *kind <= keep_kind::ne;
+  if (!kind || valued != (colon != std::string::npos))
+    throw input_error("--keep: unknown rule '" + text + "' (nonzero, gt:X, ge:X, lt:X, le:X, eq:X, ne:X, odd, even, finite)");
+  keep_rule<T> r;
+  r.kind = *kind;
+  if (valued) r.value = parse_value<T>(text.substr(colon + 1), "--keep " + name);
+  if (std::is_floating_point_v<T> && (r.kind == keep_kind::odd || r.kind == keep_kind::even))
+    throw input_error("--keep " + text + ": odd/even need an integer type, not " + std::string(to_string(dtype_of<T>())));
+  return r;
 }
 
 /// "x0,y0,x1,y1" (corners inclusive) inside a width × height image.

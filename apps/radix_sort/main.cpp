@@ -40,11 +40,11 @@ std::vector<Key> generate(const sort_args& a) {
   std::vector<Key> k(static_cast<std::size_t>(a.n));
   for (auto& x : k) {
     std::uint64_t r = rng();
-    if (a.dist == "few-unique") r = (r % 16) * 0x9E3779B97F4A7C15ull;
+    if (a.dist == "few_unique") r = (r % 16) * 0x9E3779B97F4A7C15ull;
     if constexpr (std::is_floating_point_v<Key>) x = static_cast<Key>((static_cast<double>(r >> 11) / 9007199254740992.0 - 0.5) * 2e6);
     else std::memcpy(&x, &r, sizeof(x));
   }
-  if (a.dist == "all-equal" && !k.empty()) std::fill(k.begin(), k.end(), k[0]);
+  if (a.dist == "all_equal" && !k.empty()) std::fill(k.begin(), k.end(), k[0]);
   if (a.dist == "sorted" || a.dist == "reverse") {
     std::sort(k.begin(), k.end(), [](Key p, Key q) { return validation::cpu_order_of(p) < validation::cpu_order_of(q); });
     if (a.dist == "reverse") std::reverse(k.begin(), k.end());
@@ -201,7 +201,7 @@ int main(int argc, char** argv) {
   app.add_option("--algorithm", a.algorithm, "onesweep (8-bit digits, one pass each with look-back; the fastest), split1 (1-bit splits), split4 (4-bit digits) or split8 (8-bit digits)")
       ->capture_default_str();
   app.add_option("--n", a.n, "Keys to generate when there is no input")->capture_default_str()->check(non_negative());
-  app.add_option("--dist", a.dist, "Generated keys: uniform, sorted, reverse, few-unique, all-equal")->capture_default_str();
+  app.add_option("--dist", a.dist, "Generated keys: uniform, sorted, reverse, few_unique, all_equal (hyphens read as underscores)")->capture_default_str();
   app.add_option("--seed", a.seed, "Seed of the generated keys")->capture_default_str();
   add_common_options(app, a.common, "radix_sort keys.npy --values ids.npy --validate -o sorted.npy --values-out ids_sorted.npy");
   return run_tool(app, argc, argv, [&]() -> int {
@@ -210,9 +210,10 @@ int main(int argc, char** argv) {
     if (!alg) throw input_error("--algorithm: unknown '" + a.algorithm + "' (onesweep, split1, split4, split8)");
     o.algorithm = *alg;
     o.descending = a.descending;
-    static const char* dists[] = {"uniform", "sorted", "reverse", "few-unique", "all-equal"};
+    std::replace(a.dist.begin(), a.dist.end(), '-', '_');  // one spelling: snake_case, hyphens accepted
+    static const char* dists[] = {"uniform", "sorted", "reverse", "few_unique", "all_equal"};
     if (std::find_if(std::begin(dists), std::end(dists), [&](const char* d) { return a.dist == d; }) == std::end(dists))
-      throw input_error("--dist: unknown '" + a.dist + "' (uniform, sorted, reverse, few-unique, all-equal)");
+      throw input_error("--dist: unknown '" + a.dist + "' (uniform, sorted, reverse, few_unique, all_equal)");
     std::optional<dtype> type;
     if (!a.type_name.empty() && !(type = parse_dtype(a.type_name)))
       throw input_error("--type: unknown type '" + a.type_name + "' (" + dtype_names() + ")");

@@ -28,7 +28,7 @@ using namespace parascan;
 using namespace parascan::app;
 
 struct sat_args {
-  std::string input, layout = "padded", acc, algorithm = "auto";
+  std::string input, layout = "padded", acc, algorithm = "automatic";
   sat_algorithm algo = sat_algorithm::automatic;
   bool squared = false;
   std::vector<std::string> rects;
@@ -151,17 +151,16 @@ int run(const sat_args& a, const pgm_image& img, sat_layout layout, const std::v
     else write_array(a.common.output, dtype_of<Acc>(), table.data(), std::vector<std::int64_t>{h + s, w + s});
   }
   const std::string algo_name =
-      a.algo != sat_algorithm::automatic ? a.algorithm
-      : resolve_sat_algorithm(a.algo, shape, sizeof(In), sizeof(Acc)) == sat_algorithm::single_pass
-          ? "single-pass (auto)"
-          : "three-pass (auto)";
+      a.algo != sat_algorithm::automatic
+          ? std::string(to_string(a.algo))
+          : std::string(to_string(resolve_sat_algorithm(a.algo, shape, sizeof(In), sizeof(Acc)))) + " (automatic)";
   const double floor_bytes = static_cast<double>(w * h) * sizeof(In) + static_cast<double>(table_n) * sizeof(Acc);
   const double gbs = our_ms > 0 ? floor_bytes / (our_ms * 1e-3) / 1e9 : 0, ratio = our_ms > 0 ? cub_ms / our_ms : 0;
   if (!a.common.quiet) {
     std::printf("sat: %s  %lld×%lld, maxval %d, %s → %s%s, layout %s, %s\n", a.input.c_str(), static_cast<long long>(w),
                 static_cast<long long>(h), img.maxval, std::string(to_string(dtype_of<In>())).c_str(),
                 std::string(to_string(dtype_of<Acc>())).c_str(), a.squared ? " (squares)" : "",
-                layout == sat_layout::padded ? "padded" : "inclusive", algo_name.c_str());
+                std::string(to_string(layout)).c_str(), algo_name.c_str());
     std::printf("total: %s\n", validation::show(total).c_str());
     for (std::size_t i = 0; i < rects.size(); ++i)
       std::printf("rect %s: %s\n", a.rects[i].c_str(), validation::show(rect_sums[i]).c_str());
@@ -192,9 +191,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--acc", a.acc, "Accumulator u32, u64, f32 or f64 (default: the smallest exact integer type)");
   app.add_option("--algorithm", a.algorithm,
-                 "single-pass: the image read once, carries by look-back between tiles; three-pass: tile sums, carry "
-                 "scans, table (reads the image twice; float sums in a fixed order); auto: single-pass for 8-bit images of "
-                 "at least 8192 tiles of 128 × 64 pixels or with 64-bit sums")
+                 "single_pass: the image read once, carries by look-back between tiles; three_pass: tile sums, carry "
+                 "scans, table (reads the image twice; float sums in a fixed order); automatic: single_pass for 8-bit "
+                 "images of at least 8192 tiles of 128 × 64 pixels or with 64-bit sums (hyphens read as underscores)")
       ->capture_default_str();
   app.add_flag("--squared", a.squared, "Table of squared pixels (for local variance) instead of pixels");
   app.add_option("--rect", a.rects, "Print the sum over x0,y0,x1,y1 (corners inclusive); repeatable");
@@ -202,14 +201,12 @@ int main(int argc, char** argv) {
   add_common_options(app, a.common, "sat photo.pgm --rect 96,75,191,150 -o table.npy --validate\n  sat photo.pgm --box 4 -o blurred.pgm");
   return run_tool(app, argc, argv, [&]() -> int {
     if (a.input.empty()) a.input = std::string(PARASCAN_DATA_DIR) + "/coins.pgm";
-    sat_layout layout;
-    if (a.layout == "padded") layout = sat_layout::padded;
-    else if (a.layout == "inclusive") layout = sat_layout::inclusive;
-    else throw input_error("--layout: '" + a.layout + "' (padded or inclusive)");
-    if (a.algorithm == "auto") a.algo = sat_algorithm::automatic;
-    else if (a.algorithm == "single-pass") a.algo = sat_algorithm::single_pass;
-    else if (a.algorithm == "three-pass") a.algo = sat_algorithm::three_pass;
-    else throw input_error("--algorithm: '" + a.algorithm + "' (auto, single-pass or three-pass)");
+    const auto layout_named = parse_sat_layout(a.layout);
+    if (!layout_named) throw input_error("--layout: '" + a.layout + "' (padded or inclusive)");
+    const sat_layout layout = *layout_named;
+    const auto algo_named = a.algorithm == "auto" ? std::optional(sat_algorithm::automatic) : parse_sat_algorithm(a.algorithm);
+    if (!algo_named) throw input_error("--algorithm: '" + a.algorithm + "' (automatic, single_pass or three_pass)");
+    a.algo = *algo_named;
     if (a.box >= 0 && a.squared) throw input_error("--box filters the image itself; it cannot be combined with --squared");
     if (a.box >= 0 && !a.common.output.empty() && !ends_with(a.common.output, ".pgm"))
       throw input_error("-o " + a.common.output + ": with --box the output is the blurred image, so it must end in .pgm");

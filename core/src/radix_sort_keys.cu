@@ -1,4 +1,4 @@
-// Explicit instantiations: radix sort of keys (1, 2, 4 or 8 bytes), and the algorithm names.
+// Explicit instantiations: radix sort of keys (1, 2, 4 or 8 bytes). The algorithm names: names.cpp.
 #include <cstdint>
 #include "parascan/device/device_radix_sort.cuh"
 
@@ -10,19 +10,3 @@ PARASCAN_SORT_KEYS(std::uint16_t)
 PARASCAN_SORT_KEYS(std::uint32_t)
 PARASCAN_SORT_KEYS(std::uint64_t)
 
-namespace parascan {
-std::string_view to_string(sort_algorithm a) {
-  switch (a) {
-    case sort_algorithm::split1: return "split1";
-    case sort_algorithm::split4: return "split4";
-    case sort_algorithm::split8: return "split8";
-    case sort_algorithm::onesweep: return "onesweep";
-  }
-  return "?";
-}
-std::optional<sort_algorithm> parse_sort_algorithm(std::string_view name) {
-  for (auto a : {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8, sort_algorithm::onesweep})
-    if (to_string(a) == name) return a;
-  return std::nullopt;
-}
-}  // namespace parascan

@@ -48,22 +48,6 @@ __global__ void fill_kernel(volume_field f, volume_shape shape, float* out) {
 
 }  // namespace
 
-std::string_view to_string(volume_field f) {
-  switch (f) {
-    case volume_field::sphere: return "sphere";
-    case volume_field::torus: return "torus";
-    case volume_field::metaballs: return "metaballs";
-    case volume_field::gyroid: return "gyroid";
-  }
-  return "?";
-}
-
-std::optional<volume_field> parse_volume_field(std::string_view name) {
-  for (auto f : {volume_field::sphere, volume_field::torus, volume_field::metaballs, volume_field::gyroid})
-    if (name == to_string(f)) return f;
-  return std::nullopt;
-}
-
 float default_iso(volume_field f) {
   switch (f) {
     case volume_field::sphere: return 0.75f;

@@ -201,9 +201,7 @@ void scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, s
 }
 
 keep_kind parse_keep(const std::string& k) {
-  static const char* names[] = {"nonzero", "gt", "ge", "lt", "le", "eq", "ne", "odd", "even", "finite"};
-  for (int i = 0; i < 10; ++i)
-    if (k == names[i]) return static_cast<keep_kind>(i);
+  if (const auto kind = parse_keep_kind(k)) return *kind;
   throw nb::value_error(("parascan: keep rule '" + k + "' is not one of nonzero, gt:X, ge:X, lt:X, le:X, eq:X, ne:X, odd, even, finite").c_str());
 }
 

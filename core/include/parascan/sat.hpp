@@ -13,6 +13,8 @@
 #include <cuda_runtime_api.h>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include "parascan/device/sat/tuning.cuh"
 
 namespace parascan {
@@ -43,6 +45,12 @@ inline bool sat_fits_exactly(image_shape shape, std::uint64_t max_value, bool sq
 /// takes single_pass for 8-bit images of at least 8192 tiles (64 × 128 pixels each) or with 8-byte
 /// accumulators, three_pass otherwise (measured on the H100: docs/performance.md entry 15).
 enum class sat_algorithm { automatic, single_pass, three_pass };
+
+/// Names ("inclusive", "single_pass", ...; parse also reads hyphens for underscores).
+std::string_view to_string(sat_layout l);
+std::string_view to_string(sat_algorithm a);
+std::optional<sat_layout> parse_sat_layout(std::string_view name);
+std::optional<sat_algorithm> parse_sat_algorithm(std::string_view name);
 
 /// The algorithm `automatic` stands for, for pixels and accumulators of the given sizes in bytes.
 inline sat_algorithm resolve_sat_algorithm(sat_algorithm a, image_shape shape, int pixel_bytes, int acc_bytes) {

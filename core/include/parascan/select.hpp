@@ -26,6 +26,9 @@ namespace parascan {
 /// The predicates of the `compact` tool, chosen at run time: x != 0, x > v, x >= v, x < v, x <= v,
 /// x == v, x != v, odd, even, finite (integers are always finite).
 enum class keep_kind : int { nonzero, gt, ge, lt, le, eq, ne, odd, even, finite };
+/// The rule's name as the tools and the Python module spell it ("gt", "finite", ...).
+std::string_view to_string(keep_kind k);
+std::optional<keep_kind> parse_keep_kind(std::string_view name);
 
 template <class T>
 struct keep_rule {
