@@ -475,18 +475,21 @@ TEST_F(cli_gpu, out_of_device_memory_is_exit_3_and_writes_nothing) {
   EXPECT_EQ(files_other_than_logs(), 0);
 }
 
-TEST_F(cli_gpu, a_failed_write_leaves_no_file_and_no_temporary) {
-  // The output name is an existing folder: the mesh is computed, the rename fails, and the temporary
-  // file written beside it is removed.
+TEST_F(cli, an_unwritable_output_is_refused_before_any_work) {
+  // The output name is an existing folder, or lies in a missing one: refused while parsing (exit 2,
+  // the path and the problem named), before the mesh is computed, and nothing is left behind. A write
+  // that fails later (the rename of the temporary) is covered by files_test's failed_writes_leave_nothing_behind.
   fs::create_directories(path("taken.ply"));
   auto r = mc("--field torus --grid 24 -o " + path("taken.ply"));
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("taken.ply: cannot write output"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("taken.ply' is a folder"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("triangles"), std::string::npos) << "no work before the refusal: " << r.out;
   r = run("--n 1000 -o " + path("taken.ply"));
   EXPECT_EQ(r.code, 2) << r.err;
   r = mc("--field torus --grid 24 -o " + path("no_such_folder/m.ply"));
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("cannot create output"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no_such_folder' of"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());

@@ -146,6 +146,25 @@ TEST_F(temp_dir, failed_writes_leave_nothing_behind) {
   EXPECT_EQ(entries, 0);
 }
 
+TEST_F(temp_dir, a_failed_rename_removes_the_temporary) {
+  // The target is an existing folder: the data is written to a temporary beside it, the rename fails,
+  // and the temporary is removed (the tools refuse such a path while parsing; the library call must
+  // still clean up on its own).
+  const std::uint32_t v = 1;
+  const auto p = (dir / "taken.npy").string();
+  fs::create_directories(p);
+  try {
+    write_array(p, dtype::u32, &v, 1);
+    ADD_FAILURE() << "no error for a folder as the output";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("taken.npy: cannot write output"), std::string::npos) << e.what();
+  }
+  int entries = 0;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) ++entries;
+  EXPECT_EQ(entries, 1);  // the folder alone: no temporary left
+  EXPECT_TRUE(fs::is_empty(p));
+}
+
 TEST(option_values, exact_ranges) {
   EXPECT_EQ(parse_value<std::uint8_t>("255", "--init"), 255);
   EXPECT_THROW(parse_value<std::uint8_t>("256", "--init"), input_error);
