@@ -6,8 +6,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 build=${PARASCAN_BUILD_DIR:-build}
 # PARASCAN_CUDA_ARCHITECTURES (e.g. 90) builds for those architectures only instead of the default 80;90;
-# PARASCAN_WERROR=ON makes warnings in parascan's code errors (CI sets it).
+# PARASCAN_WERROR=ON makes warnings in parascan's code errors; PARASCAN_BUILD_EXPERIMENTS=ON builds
+# experiments/ (CI sets both).
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   ${PARASCAN_CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES=$PARASCAN_CUDA_ARCHITECTURES} \
-  ${PARASCAN_WERROR:+-DPARASCAN_WERROR=$PARASCAN_WERROR}
+  ${PARASCAN_WERROR:+-DPARASCAN_WERROR=$PARASCAN_WERROR} \
+  ${PARASCAN_BUILD_EXPERIMENTS:+-DPARASCAN_BUILD_EXPERIMENTS=$PARASCAN_BUILD_EXPERIMENTS}
 cmake --build "$build" -j "$(nproc)"

@@ -99,7 +99,7 @@ else
   step bench "$out/bench.log" "$bin/bench" --log-sizes 20,24,28,30 --repeat 10 --csv "$out/bench.csv"
   step "bench sat" "$out/bench_sat.log" "$bin/bench" --primitive sat --repeat 10 --csv "$out/bench_sat.csv"
   step "bench sort" "$out/bench_sort.log" "$bin/bench" --primitive sort --repeat 10 --csv "$out/bench_sort.csv" --json "$out/bench_sort.json"
-  step "bench marching_cubes" "$out/bench_mc.log" "$root/scripts/bench_mc.sh" "$bin" "$out"
+  step "bench marching_cubes" "$out/bench_mc.log" "$bin/bench" --primitive mc --repeat 10 --csv "$out/bench_mc.csv"
 fi
 cat "$out/bench.log"
 echo

@@ -12,6 +12,7 @@ struct row {
   double bytes = 0, ms = 0, cub_ms = 0, copy_gbs = 0;  ///< bytes: the variant's minimal traffic
   bool ok = true;
   int passes = 0;  ///< sort rows: digit passes of the key width (time per pass = ms / passes)
+  bool has_cub = true;  ///< false: CUB has no same operation (cub_ms unused; no ratio is reported)
   double items_per_s() const { return n / (ms * 1e-3); }
   double gbs() const { return bytes / (ms * 1e-3) / 1e9; }
 };

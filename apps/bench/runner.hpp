@@ -1,0 +1,47 @@
+// bench's shared runner: the timer, the copy bandwidth measured in the same run, the variant filter and
+// the table's rows; one entry point per primitive (one file each: scan_bench.cpp, select_bench.cpp,
+// sat_bench.cpp, pipeline_bench.cpp, sort_bench.cpp, mc_bench.cpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+#include "bench_row.hpp"
+#include "parascan/device_info.hpp"
+
+namespace parascan::app {
+
+class runner {
+ public:
+  runner(const device_description& d, int repeat, std::string filter) : d_(d), repeat_(repeat), filter_(std::move(filter)) {}
+  const device_description& device() const { return d_; }
+  int repeat() const { return repeat_; }
+  /// Copies of an input of `bytes` so that, for sizes that fit in L2, consecutive runs read cold data.
+  int rotations(double bytes) const;
+  /// Median device time of f (ms) over repeat() runs after a warm-up (apps/common/timing.hpp).
+  double time(const std::function<void()>& f);
+  /// GB/s of a device-to-device copy of `bytes` (read + write), measured now.
+  double copy_gbs(const void* src, void* dst, std::size_t bytes);
+  /// Whether the variant name contains --filter.
+  bool wanted(const std::string& variant) const { return filter_.empty() || variant.find(filter_) != std::string::npos; }
+  /// Adds a row and prints it.
+  void add(const row& r);
+  const std::vector<row>& rows() const { return rows_; }
+
+ private:
+  const device_description& d_;
+  int repeat_;
+  std::string filter_;
+  std::vector<row> rows_;
+};
+
+void bench_scan(runner& r, std::int64_t n);
+void bench_select(runner& r, std::int64_t n);
+void bench_sat(runner& r, bool quick);
+void bench_pipeline(runner& r, std::int64_t n);
+void bench_pipeline_beyond_gpu_memory(runner& r);
+/// Marching cubes of the procedural fields on grids of 128³, 256³ (and 512³ unless quick), f32.
+void bench_mc(runner& r, bool quick);
+
+}  // namespace parascan::app

@@ -1,0 +1,99 @@
+// Experiment: the block-size study of the single-pass u32 exclusive sum (warp_shuffle block scan, the
+// library's look-back) launched at tile shapes other than the library's (scan_policy.cuh: 256 × 16),
+// beside cub::DeviceScan::ExclusiveSum and a device copy in the same process; every output checked
+// word for word against CUB's (performance.md entry 14; formerly `bench --primitive sweep`).
+//   scan_shape_sweep [log2 n ...]      (default 24 28); exit 1 on a mismatch
+#include <cub/device/device_scan.cuh>
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include "parascan/device/device_scan.cuh"
+#include "experiment_timing.cuh"
+
+namespace {
+using namespace parascan;
+using namespace parascan::device;
+
+struct shape_result {
+  int threads, items;
+  float ms;
+  bool ok;
+};
+
+template <int Threads, int Items>
+shape_result run_shape(const std::uint32_t* d_in, std::uint32_t* d_out, const std::vector<std::uint32_t>& want,
+                       std::int64_t n) {
+  using policy = scan_policy_t<Threads, Items, 2000, 100>;
+  const std::int64_t tiles = (n + policy::tile_items - 1) / policy::tile_items;
+  void* temp = nullptr;
+  CK(cudaMalloc(&temp, look_back_storage<std::uint32_t>::bytes(tiles)));
+  const auto storage = look_back_storage<std::uint32_t>::carve(temp, tiles);
+  const auto launch = [&] {
+    CK(storage.init(tiles, 0, false));
+    scan_tiles_kernel<policy, block_algorithm::warp_shuffle, prefix_source::look_back, std::uint32_t>
+        <<<static_cast<unsigned>(tiles), Threads>>>(pointer_loader<std::uint32_t, std::uint32_t>{d_in},
+                                                    pointer_storer<std::uint32_t>{d_out}, n, sum{},
+                                                    scan_mode<std::uint32_t>{true, true, 0u}, nullptr, nullptr,
+                                                    storage.status, storage.counter);
+    CK(cudaGetLastError());
+  };
+  const float ms = median_ms({20, 1, 50}, launch);
+  CK(cudaMemset(d_out, 0x5a, static_cast<std::size_t>(n) * 4));
+  launch();
+  std::vector<std::uint32_t> got(static_cast<std::size_t>(n));
+  CK(cudaMemcpy(got.data(), d_out, got.size() * 4, cudaMemcpyDeviceToHost));
+  CK(cudaFree(temp));
+  return {Threads, Items, ms, got == want};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> logs;
+  for (int i = 1; i < argc; ++i) logs.push_back(std::atoi(argv[i]));
+  if (logs.empty()) logs = {24, 28};
+  bool all_ok = true;
+  std::printf("%-6s %-12s %10s %8s %8s %s\n", "n", "shape", "ms", "GB/s", "vs_CUB", "check");
+  for (int k : logs) {
+    const std::int64_t n = std::int64_t(1) << k;
+    std::vector<std::uint32_t> h(static_cast<std::size_t>(n));
+    std::uint64_t x = 4321 + n;
+    for (auto& v : h) v = static_cast<std::uint32_t>((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 32);
+    std::uint32_t *in, *out, *ref;
+    CK(cudaMalloc(&in, n * 4));
+    CK(cudaMalloc(&out, n * 4));
+    CK(cudaMalloc(&ref, n * 4));
+    CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
+    std::size_t cub_bytes = 0;
+    CK(cub::DeviceScan::ExclusiveSum(nullptr, cub_bytes, in, ref, static_cast<int>(n)));
+    void* cub_temp;
+    CK(cudaMalloc(&cub_temp, cub_bytes));
+    const float cub_ms = median_ms({20, 1, 50}, [&] { CK(cub::DeviceScan::ExclusiveSum(cub_temp, cub_bytes, in, ref, static_cast<int>(n))); });
+    const float copy_ms = median_ms({20, 1, 50}, [&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); });
+    std::vector<std::uint32_t> want(static_cast<std::size_t>(n));
+    CK(cudaMemcpy(want.data(), ref, n * 4, cudaMemcpyDeviceToHost));
+    const double bytes = 8.0 * n;
+    std::printf("2^%-4d %-12s %10.4f %8.0f %8s %s\n", k, "copy", copy_ms, bytes / copy_ms / 1e6, "", "");
+    std::printf("2^%-4d %-12s %10.4f %8.0f %8.2f %s\n", k, "CUB", cub_ms, bytes / cub_ms / 1e6, 1.0, "ok");
+    const shape_result rs[] = {
+        run_shape<128, 8>(in, out, want, n),   run_shape<128, 16>(in, out, want, n), run_shape<128, 32>(in, out, want, n),
+        run_shape<256, 4>(in, out, want, n),   run_shape<256, 8>(in, out, want, n),  run_shape<256, 16>(in, out, want, n),
+        run_shape<256, 24>(in, out, want, n),  run_shape<256, 32>(in, out, want, n), run_shape<512, 4>(in, out, want, n),
+        run_shape<512, 8>(in, out, want, n),   run_shape<512, 16>(in, out, want, n), run_shape<1024, 4>(in, out, want, n),
+        run_shape<1024, 8>(in, out, want, n)};
+    for (const auto& r : rs) {
+      char shape[32];
+      std::snprintf(shape, sizeof shape, "%d x %d", r.threads, r.items);
+      std::printf("2^%-4d %-12s %10.4f %8.0f %8.2f %s\n", k, shape, r.ms, bytes / r.ms / 1e6, cub_ms / r.ms,
+                  r.ok ? "ok" : "MISMATCH");
+      all_ok = all_ok && r.ok;
+    }
+    CK(cudaFree(cub_temp));
+    CK(cudaFree(in));
+    CK(cudaFree(out));
+    CK(cudaFree(ref));
+  }
+  return all_ok ? 0 : 1;
+}
