@@ -141,7 +141,7 @@ TEST_F(cli, help_offers_only_the_options_a_tool_reads) {
   for (const char* opt : {"--output", "--validate"}) EXPECT_EQ(b.out.find(opt), std::string::npos) << opt;
   EXPECT_NE(b.out.find("--repeat"), std::string::npos);
   EXPECT_EQ(b.out.find("sweep"), std::string::npos);  // the block-size study is an experiment now
-  EXPECT_NE(b.out.find("mc"), std::string::npos);  // marching cubes is one of bench's primitives
+  EXPECT_NE(b.out.find("mc: marching cubes"), std::string::npos);  // one of bench's primitives
   EXPECT_EQ(bench("--primitive sweep").code, 2);
   EXPECT_EQ(s.out.find("raw u32; same length; 1, 2, 4 or 8 bytes"), std::string::npos);
 }
