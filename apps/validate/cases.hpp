@@ -3,58 +3,20 @@
 #include <cstdint>
 #include "../common/dtype.hpp"
 #include "parascan/ops.hpp"
+#include "parascan/scan_combinations.hpp"
 
 namespace parascan::app {
 
-/// Call f(type_tag<In>, type_tag<Out>, Op, segmented) for every built case.
+/// Call f(type_tag<In>, type_tag<Out>, Op, segmented) for every built case: the lists of
+/// parascan/scan_combinations.hpp, the same ones core instantiates.
 template <class F>
 void for_each_scan_case(F&& f) {
-  auto integer_ops = [&](auto tag) {
-    f(tag, tag, parascan::sum{}, false);
-    f(tag, tag, parascan::product{}, false);
-    f(tag, tag, parascan::min_op{}, false);
-    f(tag, tag, parascan::max_op{}, false);
-    f(tag, tag, parascan::bit_and{}, false);
-    f(tag, tag, parascan::bit_or{}, false);
-    f(tag, tag, parascan::bit_xor{}, false);
-  };
-  auto float_ops = [&](auto tag) {
-    f(tag, tag, parascan::sum{}, false);
-    f(tag, tag, parascan::product{}, false);
-    f(tag, tag, parascan::min_op{}, false);
-    f(tag, tag, parascan::max_op{}, false);
-  };
-  integer_ops(type_tag<std::int8_t>{});
-  integer_ops(type_tag<std::uint8_t>{});
-  integer_ops(type_tag<std::int16_t>{});
-  integer_ops(type_tag<std::uint16_t>{});
-  integer_ops(type_tag<std::int32_t>{});
-  integer_ops(type_tag<std::uint32_t>{});
-  integer_ops(type_tag<std::int64_t>{});
-  integer_ops(type_tag<std::uint64_t>{});
-  float_ops(type_tag<float>{});
-  float_ops(type_tag<double>{});
-  f(type_tag<std::uint8_t>{}, type_tag<std::uint32_t>{}, parascan::sum{}, false);
-  f(type_tag<std::uint8_t>{}, type_tag<std::uint64_t>{}, parascan::sum{}, false);
-  f(type_tag<std::int8_t>{}, type_tag<std::int32_t>{}, parascan::sum{}, false);
-  f(type_tag<std::uint16_t>{}, type_tag<std::uint32_t>{}, parascan::sum{}, false);
-  f(type_tag<std::int16_t>{}, type_tag<std::int32_t>{}, parascan::sum{}, false);
-  f(type_tag<std::uint32_t>{}, type_tag<std::uint64_t>{}, parascan::sum{}, false);
-  f(type_tag<std::int32_t>{}, type_tag<std::int64_t>{}, parascan::sum{}, false);
-  f(type_tag<float>{}, type_tag<double>{}, parascan::sum{}, false);
-  // Segmented scans.
-  f(type_tag<std::int8_t>{}, type_tag<std::int8_t>{}, parascan::sum{}, true);
-  f(type_tag<std::uint16_t>{}, type_tag<std::uint16_t>{}, parascan::sum{}, true);
-  f(type_tag<std::int32_t>{}, type_tag<std::int32_t>{}, parascan::sum{}, true);
-  f(type_tag<std::uint32_t>{}, type_tag<std::uint32_t>{}, parascan::sum{}, true);
-  f(type_tag<std::int64_t>{}, type_tag<std::int64_t>{}, parascan::sum{}, true);
-  f(type_tag<std::uint64_t>{}, type_tag<std::uint64_t>{}, parascan::sum{}, true);
-  f(type_tag<float>{}, type_tag<float>{}, parascan::sum{}, true);
-  f(type_tag<double>{}, type_tag<double>{}, parascan::sum{}, true);
-  f(type_tag<std::uint8_t>{}, type_tag<std::uint32_t>{}, parascan::sum{}, true);
-  f(type_tag<std::int32_t>{}, type_tag<std::int32_t>{}, parascan::max_op{}, true);
-  f(type_tag<std::int32_t>{}, type_tag<std::int32_t>{}, parascan::min_op{}, true);
-  f(type_tag<float>{}, type_tag<float>{}, parascan::max_op{}, true);
+#define PARASCAN_CASE(In, Out, Op) f(type_tag<In>{}, type_tag<Out>{}, Op{}, false);
+#define PARASCAN_SEGMENTED_CASE(In, Out, Op) f(type_tag<In>{}, type_tag<Out>{}, Op{}, true);
+  PARASCAN_ALL_SCANS(PARASCAN_CASE)
+  PARASCAN_ALL_SEGMENTED_SCANS(PARASCAN_SEGMENTED_CASE)
+#undef PARASCAN_CASE
+#undef PARASCAN_SEGMENTED_CASE
 }
 
 /// Call f(type_tag<T>) for every element type.

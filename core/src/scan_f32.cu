@@ -1,3 +1,3 @@
 // Explicit instantiations: float → float scans for sum, product, min and max.
 #include "instantiate.cuh"
-PARASCAN_INSTANTIATE_ARITHMETIC_OPS(float, float)
+PARASCAN_ARITHMETIC_OPS_OF(PARASCAN_INSTANTIATE_SCAN, float)

@@ -1,3 +1,3 @@
 // Explicit instantiations: double → double scans for sum, product, min and max.
 #include "instantiate.cuh"
-PARASCAN_INSTANTIATE_ARITHMETIC_OPS(double, double)
+PARASCAN_ARITHMETIC_OPS_OF(PARASCAN_INSTANTIATE_SCAN, double)

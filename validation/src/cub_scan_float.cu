@@ -1,4 +1,4 @@
 // CUB reference instantiations: float and double scans.
 #include "instantiate_cub.cuh"
-PARASCAN_CUB_ARITHMETIC_OPS(float, float)
-PARASCAN_CUB_ARITHMETIC_OPS(double, double)
+PARASCAN_ARITHMETIC_OPS_OF(PARASCAN_INSTANTIATE_CUB_SCAN, float)
+PARASCAN_ARITHMETIC_OPS_OF(PARASCAN_INSTANTIATE_CUB_SCAN, double)
