@@ -68,7 +68,23 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
   const std::uint8_t* heads = segmented ? d_heads.data() : nullptr;
 
   // Time parascan and CUB in the same process, each with its temporary storage allocated once.
-  auto ours = validation::parascan_scan_call(d_in.data(), heads, d_out.data(), n, op, spec, options);
+  // Ours called directly, as a user calls the library (validation/ only times CUB and checks).
+  const In* in = d_in.data();
+  Out* out = d_out.data();
+  auto ours = [&](void* temp, std::size_t& bytes) -> cudaError_t {
+    if (heads) {
+      if constexpr (has_segmented_scan<In, Out, Op>)
+        return exclusive ? segmented_exclusive_scan(temp, bytes, in, heads, out, n, op, spec.init, 0, options)
+                         : segmented_inclusive_scan(temp, bytes, in, heads, out, n, op, 0, options);
+      return cudaErrorNotSupported;  // refused before the GPU was touched (main)
+    }
+    if constexpr (has_scan<In, Out, Op>) {
+      if (exclusive) return exclusive_scan(temp, bytes, in, out, n, op, spec.init, 0, options);
+      return spec.has_init ? inclusive_scan_init(temp, bytes, in, out, n, op, spec.init, 0, options)
+                           : inclusive_scan(temp, bytes, in, out, n, op, 0, options);
+    }
+    return cudaErrorNotSupported;  // refused before the GPU was touched (main)
+  };
   auto cub = validation::cub_scan_call(d_in.data(), heads, d_cub_out.data(), n, op, spec);
   std::size_t our_bytes = 0, cub_bytes = 0;
   PARASCAN_CUDA_CHECK(ours(nullptr, our_bytes));
