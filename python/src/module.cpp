@@ -1,10 +1,10 @@
 // parascan._core: the nanobind layer between Python and libparascan. It takes raw device pointers,
 // element types as NumPy type codes ("u4", "f8", "b1", ...) and a stream handle; the Python package
-// (parascan/__init__.py) does the array interop. Temporary storage comes from parascan's own stream-ordered
-// pool (cudaMallocFromPoolAsync on the caller's stream, back with cudaFreeAsync), which keeps up to 1 GiB
-// between calls, so nothing here synchronises except the calls
-// that must read a count (`read_count`). CUDA errors raise RuntimeError naming the error, out of
-// device memory MemoryError with the bytes requested.
+// (parascan/__init__.py) does the array interop. Temporary storage comes from parascan's own
+// stream-ordered pool (layer.hpp), so nothing here synchronises except the calls that must read a count
+// (`read_count`) and the host pipelines. CUDA errors raise RuntimeError naming the error, out of device
+// memory MemoryError with the bytes requested. This file: scans, compaction, sorting, the host pipelines
+// and the module; images.cpp: summed-area tables and marching cubes.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include "layer.hpp"
 #include "parascan/config.hpp"
 #include "parascan/error.hpp"
 #include "parascan/host_pipeline.hpp"
@@ -29,126 +30,13 @@
 namespace nb = nanobind;
 using namespace nb::literals;
 using namespace parascan;
+using namespace parascan::python;
+
+namespace parascan::python {
+void bind_images(nb::module_& m);  // images.cpp
+}
 
 namespace {
-
-/// Raised to Python as MemoryError.
-struct memory_error : std::exception {
-  std::string msg;
-  explicit memory_error(std::string m) : msg(std::move(m)) {}
-  const char* what() const noexcept override { return msg.c_str(); }
-};
-
-void check(cudaError_t e, const char* what, std::size_t bytes = 0) {
-  if (e == cudaSuccess) return;
-  (void)cudaGetLastError();  // clear a sticky launch error so the next call starts clean
-  if (e == cudaErrorMemoryAllocation)
-    throw memory_error(std::string("parascan: ") + what + ": out of device memory (" + std::to_string(bytes) +
-                       " bytes of temporary storage requested)");
-  throw std::runtime_error(std::string("parascan: ") + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
-}
-
-/// parascan's stream-ordered memory pool on the current device, made on first use. It keeps up to
-/// 1 GiB cached between calls: the device's default pool keeps nothing, so after every synchronisation
-/// the next call paid a fresh allocation (0.2–0.3 ms per call at 2^20 on the H100, more than the work).
-/// Larger blocks go back to the driver at the next synchronisation, for the caller's framework to use.
-cudaMemPool_t pool() {
-  constexpr int max_devices = 64;
-  static cudaMemPool_t pools[max_devices] = {};
-  static std::mutex made;
-  int dev = 0;
-  check(cudaGetDevice(&dev), "cudaGetDevice");
-  if (dev >= max_devices) throw std::runtime_error("parascan: device ordinal past 64");
-  std::lock_guard<std::mutex> lock(made);
-  if (pools[dev] == nullptr) {
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = dev;
-    cudaMemPool_t p = nullptr;
-    check(cudaMemPoolCreate(&p, &props), "cudaMemPoolCreate");
-    std::uint64_t keep = std::uint64_t(1) << 30;
-    check(cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep), "cudaMemPoolSetAttribute");
-    pools[dev] = p;
-  }
-  return pools[dev];
-}
-
-/// `bytes` of device memory from the pool, ordered on `stream`; MemoryError when there is none.
-void* pool_alloc(std::size_t bytes, cudaStream_t stream, const char* what) {
-  void* p = nullptr;
-  if (bytes == 0) return p;
-  const cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool(), stream);
-  if (e == cudaErrorMemoryAllocation) {
-    (void)cudaGetLastError();
-    throw memory_error(std::string("parascan: out of device memory: ") + what + " of " + std::to_string(bytes) +
-                       " bytes requested");
-  }
-  check(e, "cudaMallocFromPoolAsync");
-  return p;
-}
-
-/// Stream-ordered temporary storage.
-struct temp_storage {
-  void* ptr = nullptr;
-  cudaStream_t stream;
-  temp_storage(std::size_t bytes, cudaStream_t s) : ptr(pool_alloc(bytes, s, "temporary storage")), stream(s) {}
-  ~temp_storage() {
-    if (ptr) (void)cudaFreeAsync(ptr, stream);
-  }
-  temp_storage(const temp_storage&) = delete;
-  temp_storage& operator=(const temp_storage&) = delete;
-};
-
-/// Runs a CUB-shaped two-phase call: size query, stream-ordered temporary, the call.
-template <class F>
-void two_phase(F&& f, cudaStream_t stream, const char* what) {
-  std::size_t bytes = 0;
-  check(f(nullptr, bytes), what);
-  temp_storage temp(bytes, stream);
-  check(f(temp.ptr, bytes), what, bytes);
-}
-
-template <class T> struct tag { using type = T; };
-
-/// Calls f(tag<T>) for the element type named by a NumPy type code ("b1" is handled as u1).
-template <class F>
-void with_type(const std::string& code, F&& f) {
-  if (code == "u1" || code == "b1") f(tag<std::uint8_t>{});
-  else if (code == "i1") f(tag<std::int8_t>{});
-  else if (code == "u2") f(tag<std::uint16_t>{});
-  else if (code == "i2") f(tag<std::int16_t>{});
-  else if (code == "u4") f(tag<std::uint32_t>{});
-  else if (code == "i4") f(tag<std::int32_t>{});
-  else if (code == "u8") f(tag<std::uint64_t>{});
-  else if (code == "i8") f(tag<std::int64_t>{});
-  else if (code == "f4") f(tag<float>{});
-  else if (code == "f8") f(tag<double>{});
-  else throw nb::value_error(("parascan: element type '" + code + "' is not supported").c_str());
-}
-
-template <class F>
-void with_op(const std::string& op, F&& f) {
-  if (op == "sum") f(tag<sum>{});
-  else if (op == "product") f(tag<product>{});
-  else if (op == "min") f(tag<min_op>{});
-  else if (op == "max") f(tag<max_op>{});
-  else if (op == "and") f(tag<bit_and>{});
-  else if (op == "or") f(tag<bit_or>{});
-  else if (op == "xor") f(tag<bit_xor>{});
-  else throw nb::value_error(("parascan: op '" + op + "' is not one of sum, product, min, max, and, or, xor").c_str());
-}
-
-/// Calls f(tag<In>, tag<Out>, tag<Op>) for the scan named by its input type, output type and operator.
-template <class F>
-void with_scan_types(const std::string& in_type, const std::string& out_type, const std::string& op, F&& f) {
-  with_type(in_type, [&](auto in_tag) {
-    with_type(out_type, [&](auto out_tag) { with_op(op, [&](auto op_tag) { f(in_tag, out_tag, op_tag); }); });
-  });
-}
-
-cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
-template <class T> T* as_ptr(std::uintptr_t p) { return reinterpret_cast<T*>(p); }
 
 scan_options scan_opts(const std::string& algorithm, const std::string& strategy) {
   scan_options o;
@@ -310,30 +198,6 @@ void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::stri
   });
 }
 
-void summed_area(std::uintptr_t image, const std::string& in_type, std::int64_t image_pitch, std::uintptr_t table,
-                 const std::string& acc_type, std::int64_t table_pitch, std::int64_t width, std::int64_t height,
-                 bool padded, bool squared, std::uintptr_t stream) {
-  const cudaStream_t s = as_stream(stream);
-  with_type(in_type, [&](auto i_tag) {
-    with_type(acc_type, [&](auto a_tag) {
-      using In = typename decltype(i_tag)::type;
-      using Acc = typename decltype(a_tag)::type;
-      constexpr bool integer_in = std::is_same_v<In, std::uint8_t> || std::is_same_v<In, std::uint16_t> || std::is_same_v<In, std::uint32_t>;
-      constexpr bool acc_ok = std::is_same_v<Acc, std::uint32_t> || std::is_same_v<Acc, std::uint64_t> || std::is_floating_point_v<Acc>;
-      if constexpr ((integer_in && acc_ok) || (std::is_same_v<In, float> && std::is_floating_point_v<Acc>)) {
-        two_phase([&](void* t, std::size_t& b) {
-          return summed_area_table(t, b, as_ptr<const In>(image), static_cast<std::size_t>(image_pitch), as_ptr<Acc>(table),
-                                   static_cast<std::size_t>(table_pitch), image_shape{width, height},
-                                   padded ? sat_layout::padded : sat_layout::inclusive, squared, s);
-        }, s, "summed_area_table");
-      } else {
-        throw nb::value_error(("parascan: no summed-area table from " + in_type + " to " + acc_type +
-                               " (images u1/u2/u4 into u4/u8/f4/f8, f4 into f4/f8)").c_str());
-      }
-    });
-  });
-}
-
 /// Segmented scan: restarts at every item whose head flag (u1) is non-zero.
 void segmented_scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, std::uintptr_t heads,
                           std::uintptr_t out, const std::string& out_type, std::int64_t n, const std::string& op,
@@ -356,80 +220,6 @@ void segmented_scan_items(bool inclusive, std::uintptr_t in, const std::string& 
                              " (sums of every type into the same type, u1 into u4; max of i4 and f4; min of i4)").c_str());
     }
   });
-}
-
-void rect_sums(std::uintptr_t table, const std::string& acc_type, std::int64_t table_pitch, std::int64_t width,
-               std::int64_t height, bool padded, std::uintptr_t rects, std::uintptr_t sums, std::int64_t count,
-               std::uintptr_t stream) {
-  with_type(acc_type, [&](auto a_tag) {
-    using Acc = typename decltype(a_tag)::type;
-    if constexpr (std::is_same_v<Acc, std::uint32_t> || std::is_same_v<Acc, std::uint64_t> || std::is_floating_point_v<Acc>) {
-      check(sat_rect_sums(as_ptr<const Acc>(table), static_cast<std::size_t>(table_pitch), image_shape{width, height},
-                          padded ? sat_layout::padded : sat_layout::inclusive, as_ptr<const sat_rect>(rects),
-                          as_ptr<Acc>(sums), count, as_stream(stream)),
-            "rect_sums");
-    } else {
-      throw nb::value_error(("parascan: a summed-area table of " + acc_type + " is not one parascan makes (u4, u8, f4, f8)").c_str());
-    }
-  });
-}
-
-void box_filter(std::uintptr_t table, const std::string& acc_type, std::int64_t table_pitch, std::int64_t width,
-                std::int64_t height, int radius, std::uintptr_t out, const std::string& out_type, std::int64_t out_pitch,
-                std::uintptr_t stream) {
-  with_type(acc_type, [&](auto a_tag) {
-    with_type(out_type, [&](auto o_tag) {
-      using Acc = typename decltype(a_tag)::type;
-      using Out = typename decltype(o_tag)::type;
-      if constexpr ((std::is_same_v<Acc, std::uint32_t> || std::is_same_v<Acc, std::uint64_t>) &&
-                    (std::is_same_v<Out, std::uint8_t> || std::is_same_v<Out, std::uint16_t>)) {
-        check(sat_box_filter(as_ptr<const Acc>(table), static_cast<std::size_t>(table_pitch), image_shape{width, height},
-                             sat_layout::padded, radius, as_ptr<Out>(out), static_cast<std::size_t>(out_pitch), as_stream(stream)),
-              "box_filter");
-      } else {
-        throw nb::value_error("parascan: box_filter takes uint8 or uint16 images");
-      }
-    });
-  });
-}
-
-/// A marching-cubes mesh in device memory, until its arrays are copied into the caller's.
-struct mesh {
-  mc_mesh m;
-  std::int64_t vertices() const { return m.vertices; }
-  std::int64_t triangles() const { return m.triangles; }
-  bool welded() const { return m.welded; }
-  bool has_normals() const { return m.normals.size() != 0; }
-  void copy_to(std::uintptr_t positions, std::uintptr_t normals, std::uintptr_t faces, std::uintptr_t stream) const {
-    const cudaStream_t s = as_stream(stream);
-    if (positions) check(cudaMemcpyAsync(as_ptr<float>(positions), m.positions.data(), m.positions.bytes(), cudaMemcpyDeviceToDevice, s), "copy");
-    if (normals && has_normals()) check(cudaMemcpyAsync(as_ptr<float>(normals), m.normals.data(), m.normals.bytes(), cudaMemcpyDeviceToDevice, s), "copy");
-    if (faces && m.welded) check(cudaMemcpyAsync(as_ptr<std::uint32_t>(faces), m.indices.data(), m.indices.bytes(), cudaMemcpyDeviceToDevice, s), "copy");
-    check(cudaStreamSynchronize(s), "cudaStreamSynchronize");  // the mesh's buffers are freed with it
-  }
-};
-
-mesh march(std::uintptr_t volume, const std::string& type, std::int64_t nz, std::int64_t ny, std::int64_t nx, double iso,
-           bool weld, bool normals, std::uintptr_t stream) {
-  mc_options o;
-  o.weld = weld;
-  o.normals = normals;
-  mesh out;
-  with_type(type, [&](auto t_tag) {
-    using T = typename decltype(t_tag)::type;
-    if constexpr (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> || std::is_same_v<T, float>) {
-      try {
-        out.m = marching_cubes(as_ptr<const T>(volume), volume_shape{nx, ny, nz}, static_cast<float>(iso), o, as_stream(stream));
-      } catch (const out_of_memory& e) {
-        throw memory_error(std::string("parascan: marching_cubes: ") + e.what());
-      } catch (const std::invalid_argument& e) {
-        throw nb::value_error((std::string("parascan: marching_cubes: ") + e.what()).c_str());
-      }
-    } else {
-      throw nb::value_error(("parascan: marching_cubes takes uint8, uint16 or float32 volumes, not " + type).c_str());
-    }
-  });
-  return out;
 }
 
 }  // namespace
@@ -500,16 +290,8 @@ NB_MODULE(_core, m) {
   m.def("select_host", &select_host);
   m.def("select", &select_items);
   m.def("sort", &sort_items);
-  m.def("summed_area_table", &summed_area);
   m.def("segmented_scan", &segmented_scan_items, "inclusive"_a, "in"_a, "in_type"_a, "heads"_a, "out"_a,
         "out_type"_a, "n"_a, "op"_a, "init"_a.none(), "stream"_a);
-  m.def("rect_sums", &rect_sums);
-  m.def("box_filter", &box_filter);
-  nb::class_<mesh>(m, "Mesh")
-      .def_prop_ro("vertices", &mesh::vertices)
-      .def_prop_ro("triangles", &mesh::triangles)
-      .def_prop_ro("welded", &mesh::welded)
-      .def_prop_ro("has_normals", &mesh::has_normals)
-      .def("copy_to", &mesh::copy_to);
-  m.def("marching_cubes", &march);
+  bind_images(m);
 }
+
