@@ -1,7 +1,9 @@
-// Warp-level building blocks: shuffles of any trivially copyable type, an inclusive warp scan, and
-// an order-preserving warp reduction (for look-back, where lane 0 is the newest element).
+// Warp-level building blocks: shuffles of any trivially copyable type, an inclusive warp scan, an
+// order-preserving warp reduction (for look-back, where lane 0 is the newest element), and warp sums.
 #pragma once
 #include <cstring>
+#include <type_traits>
+#include "parascan/ops.hpp"
 
 namespace parascan::warp {
 
@@ -51,6 +53,33 @@ __device__ __forceinline__ T reduce_newest_first(T v, Op op, int lane, int last)
     if (lane + offset <= last) v = op(older, v);
   }
   return v;
+}
+
+/// Sums over the warp of values of any width (whole words shuffled): the total in every lane, one
+/// lane's value, and each lane's exclusive sum (the summed-area tables' tiles).
+template <class T>
+__device__ __forceinline__ T warp_sum(T v) {
+#pragma unroll
+  for (int offset = warp_threads / 2; offset > 0; offset >>= 1)
+    v = v + shuffle_words(v, [offset](unsigned w) { return __shfl_xor_sync(full_mask, w, offset); });
+  return v;
+}
+
+template <class T>
+__device__ __forceinline__ T lane_value(T v, int lane) {
+  return shuffle_words(v, [lane](unsigned w) { return __shfl_sync(full_mask, w, lane); });
+}
+
+/// Σ of v over the lanes below this one (integers subtract; floats shift, so that no rounding differs).
+template <class T>
+__device__ __forceinline__ T exclusive_warp_sum(T v, int lane) {
+  const T inc = inclusive_scan(v, sum{}, lane);
+  if constexpr (std::is_integral_v<T>) {
+    return inc - v;
+  } else {
+    const T up = shfl_up(inc, 1);
+    return lane == 0 ? T(0) : up;
+  }
 }
 
 }  // namespace parascan::warp

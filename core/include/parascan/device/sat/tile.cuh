@@ -9,7 +9,6 @@
 #include "parascan/ops.hpp"
 #include "parascan/sat.hpp"
 #include "parascan/warp/warp_shuffle.cuh"
-#include "parascan/warp/warp_sums.cuh"
 
 namespace parascan::device::sat_detail {
 
