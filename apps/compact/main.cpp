@@ -13,6 +13,7 @@
 #include "../common/json.hpp"
 #include "../common/ops_cli.hpp"
 #include "../common/option_parsers.hpp"
+#include "../common/report.hpp"
 #include "../common/timing.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/device_info.hpp"
@@ -87,8 +88,10 @@ int run(const compact_args& a, const host_array* file, const host_array* flags_f
   // CUB has the same operation only for the plain select: its partition reverses the rejected items
   // (ours keeps them in order) and it has no call for the kept positions, so those modes have no ratio.
   const bool cub_same_op = !a.split && !a.indices;
-  const double our_ms = median_ms(a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); });
-  const double cub_ms = cub_same_op ? median_ms(a.common.repeat, [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); }) : 0.0;
+  const timed_beside_cub t = time_beside_cub(
+      a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); },
+      [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); }, "CUB select",
+      cub_same_op ? "" : a.split ? "its partition reverses the rejected items" : "no call for kept positions");
   std::int64_t kept = 0;
   d_count.copy_to_host(&kept, 1);
   if (kept < 0 || kept > n)  // checked before anything is read by it
@@ -148,24 +151,20 @@ int run(const compact_args& a, const host_array* file, const host_array* flags_f
   }
   const double bytes = static_cast<double>(n) * (sizeof(T) + (flagged ? sizeof(F) : 0)) +
                        static_cast<double>(kept) * (a.indices ? 8 : sizeof(T)) + (a.split ? (n - kept) * sizeof(T) : 0);
-  const double gbs = our_ms > 0 ? bytes / (our_ms * 1e-3) / 1e9 : 0, ratio = our_ms > 0 ? cub_ms / our_ms : 0;
   const std::string what = a.split ? "split" : a.indices ? "select indices" : "select";
   if (!a.common.quiet) {
     std::printf("compact: %lld items of %s, %s by %s\n", static_cast<long long>(n), std::string(to_string(dtype_of<T>())).c_str(),
                 what.c_str(), flagged ? ("flags " + a.flags).c_str() : ("--keep " + a.keep).c_str());
     std::printf("kept: %lld (%.1f%%)%s\n", static_cast<long long>(kept), n ? 100.0 * kept / n : 0.0,
                 a.split ? (", second part starts at " + std::to_string(kept)).c_str() : "");
-    std::printf("time: %.4f ms (median of %d)  %.3f G items/s  %.1f GB/s", our_ms, a.common.repeat,
-                our_ms > 0 ? n / (our_ms * 1e-3) / 1e9 : 0, gbs);
-    if (cub_same_op) std::printf("  | CUB select %.4f ms  ratio to CUB %.2fx\n", cub_ms, ratio);
-    else std::printf("  | CUB: no same operation (%s)\n", a.split ? "its partition reverses the rejected items" : "no call for kept positions");
+    std::printf("%s\n", time_line(t, static_cast<double>(n), "items", bytes).c_str());
     std::printf("validation: %s\n", verdict.c_str());
   }
   if (!a.common.json.empty()) {
     json_object j;
     j.add("tool", "compact").add("n", n).add("type", std::string(to_string(dtype_of<T>()))).add("mode", what)
-        .add("rule", flagged ? "flags" : a.keep).add("kept", kept).add("time_ms", our_ms).add("gb_per_s", gbs);
-    if (cub_same_op) j.add("cub_time_ms", cub_ms).add("ratio_to_cub", ratio);
+        .add("rule", flagged ? "flags" : a.keep).add("kept", kept);
+    add_times(j, t, static_cast<double>(n), "items", bytes);
     j.add("validation", verdict);
     write_json(a.common.json, j.str());
   }

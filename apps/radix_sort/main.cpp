@@ -10,6 +10,7 @@
 #include <vector>
 #include "../common/array_io.hpp"
 #include "../common/cli.hpp"
+#include "../common/report.hpp"
 #include "../common/dtype.hpp"
 #include "../common/exit_codes.hpp"
 #include "../common/json.hpp"
@@ -98,15 +99,16 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
                                         o.begin_bit, end_bit, o.descending);
     return validation::cub_sort_keys(t, b, d_keys.data(), d_cub.data(), n, o.begin_bit, end_bit, o.descending);
   };
-  const std::string cub_what = cub_pairs ? "pairs" : "keys";
+  const std::string cub_what = cub_pairs ? "CUB SortPairs" : "CUB SortKeys";
   std::size_t our_bytes = 0, cub_bytes = 0;
   PARASCAN_CUDA_CHECK(ours(nullptr, our_bytes));
   PARASCAN_CUDA_CHECK(cub(nullptr, cub_bytes));
   device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
   d_out.poison();
   d_vout.poison();
-  const double our_ms = median_ms(a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); });
-  const double cub_ms = median_ms(a.common.repeat, [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); });
+  const timed_beside_cub t = time_beside_cub(
+      a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); },
+      [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); }, cub_what);
   std::vector<Key> got(static_cast<std::size_t>(n));
   d_out.copy_to_host(got.data(), n);
   std::vector<V> got_values(pairs ? static_cast<std::size_t>(n) : 0);
@@ -161,24 +163,22 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
 
   const double value_bytes = pairs ? static_cast<double>(sizeof(V)) * (values ? 2 : 1) : 0.0;
   const double bytes = static_cast<double>(n) * (2.0 * sizeof(Key) + value_bytes);  // read and write once
-  const double keys_per_s = our_ms > 0 ? n / (our_ms * 1e-3) : 0, ratio = our_ms > 0 ? cub_ms / our_ms : 0;
   const std::string what = !pairs ? "keys" : a.argsort ? "argsort" : "pairs";
   if (!a.common.quiet) {
     std::printf("radix_sort: %lld %s keys (%s), bits [%d,%d) %s, algorithm %s, %s\n", static_cast<long long>(n),
                 std::string(to_string(dtype_of<Key>())).c_str(), file ? a.input.c_str() : a.dist.c_str(), o.begin_bit,
                 end_bit, o.descending ? "descending" : "ascending", std::string(to_string(o.algorithm)).c_str(),
                 what.c_str());
-    std::printf("time: %.4f ms (median of %d)  %.3f G keys/s  %.1f GB/s of one read + one write  | CUB %s %.4f ms  ratio to CUB %.2fx\n",
-                our_ms, a.common.repeat, keys_per_s / 1e9, our_ms > 0 ? bytes / (our_ms * 1e-3) / 1e9 : 0,
-                cub_what.c_str(), cub_ms, ratio);
+    std::printf("%s\n", time_line(t, static_cast<double>(n), "keys", bytes, " of one read + one write").c_str());
     std::printf("validation: %s\n", verdict.c_str());
   }
   if (!a.common.json.empty()) {
     json_object j;
     j.add("tool", "radix_sort").add("n", n).add("type", std::string(to_string(dtype_of<Key>())))
         .add("mode", what).add("dist", file ? std::string("file") : a.dist).add("algorithm", std::string(to_string(o.algorithm))).add("begin_bit", o.begin_bit)
-        .add("end_bit", end_bit).add("descending", o.descending).add("time_ms", our_ms).add("keys_per_s", keys_per_s)
-        .add("cub_time_ms", cub_ms).add("cub_mode", cub_what).add("ratio_to_cub", ratio).add("validation", verdict);
+        .add("end_bit", end_bit).add("descending", o.descending);
+    add_times(j, t, static_cast<double>(n), "keys", bytes);
+    j.add("validation", verdict);
     write_json(a.common.json, j.str());
   }
   return exit_ok;

@@ -8,6 +8,7 @@
 #include <vector>
 #include "../common/array_io.hpp"
 #include "../common/cli.hpp"
+#include "../common/report.hpp"
 #include "../common/dtype.hpp"
 #include "../common/exit_codes.hpp"
 #include "../common/json.hpp"
@@ -77,14 +78,17 @@ int run(const sat_args& a, const pgm_image& img, sat_layout layout, const std::v
   device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
   d_table.poison();
   d_ref.poison();
-  const double our_ms = median_ms(a.common.repeat, [&] {
-    PARASCAN_CUDA_CHECK(summed_area_table(our_temp.data(), our_bytes, d_img.data(), in_pitch, d_table.data(),
-                                          table_pitch, shape, layout, a.squared, 0, a.algo));
-  });
-  const double cub_ms = median_ms(a.common.repeat, [&] {
-    PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(cub_temp.data(), cub_bytes, d_img.data(), in_pitch,
-                                                          d_ref.data(), table_pitch, shape, layout, a.squared));
-  });
+  const timed_beside_cub t = time_beside_cub(
+      a.common.repeat,
+      [&] {
+        PARASCAN_CUDA_CHECK(summed_area_table(our_temp.data(), our_bytes, d_img.data(), in_pitch, d_table.data(),
+                                              table_pitch, shape, layout, a.squared, 0, a.algo));
+      },
+      [&] {
+        PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(cub_temp.data(), cub_bytes, d_img.data(), in_pitch,
+                                                              d_ref.data(), table_pitch, shape, layout, a.squared));
+      },
+      "CUB-based table");
   std::vector<Acc> table(table_n);
   d_table.copy_to_host(table.data(), table_n);
   const Acc total = validation::table_entry(table, w, layout, h - 1, w - 1);
@@ -155,7 +159,6 @@ int run(const sat_args& a, const pgm_image& img, sat_layout layout, const std::v
           ? std::string(to_string(a.algo))
           : std::string(to_string(resolve_sat_algorithm(a.algo, shape, sizeof(In), sizeof(Acc)))) + " (automatic)";
   const double floor_bytes = static_cast<double>(w * h) * sizeof(In) + static_cast<double>(table_n) * sizeof(Acc);
-  const double gbs = our_ms > 0 ? floor_bytes / (our_ms * 1e-3) / 1e9 : 0, ratio = our_ms > 0 ? cub_ms / our_ms : 0;
   if (!a.common.quiet) {
     std::printf("sat: %s  %lld×%lld, maxval %d, %s → %s%s, layout %s, %s\n", a.input.c_str(), static_cast<long long>(w),
                 static_cast<long long>(h), img.maxval, std::string(to_string(dtype_of<In>())).c_str(),
@@ -165,16 +168,16 @@ int run(const sat_args& a, const pgm_image& img, sat_layout layout, const std::v
     for (std::size_t i = 0; i < rects.size(); ++i)
       std::printf("rect %s: %s\n", a.rects[i].c_str(), validation::show(rect_sums[i]).c_str());
     if (a.box >= 0) std::printf("box filter: radius %d (%d×%d window, clamped at the borders)\n", a.box, 2 * a.box + 1, 2 * a.box + 1);
-    std::printf("time: %.4f ms (median of %d)  %.3f G pixels/s  %.1f GB/s of the floor traffic  | CUB-based %.4f ms  ratio %.2fx\n",
-                our_ms, a.common.repeat, our_ms > 0 ? w * h / (our_ms * 1e-3) / 1e9 : 0, gbs, cub_ms, ratio);
+    std::printf("%s\n", time_line(t, static_cast<double>(w * h), "pixels", floor_bytes, " of the floor traffic").c_str());
     std::printf("validation: %s\n", verdict.c_str());
   }
   if (!a.common.json.empty()) {
     json_object j;
     j.add("tool", "sat").add("input", a.input).add("width", w).add("height", h).add("maxval", img.maxval)
-        .add("acc", std::string(to_string(dtype_of<Acc>()))).add("layout", layout == sat_layout::padded ? "padded" : "inclusive")
-        .add("squared", a.squared).add("algorithm", algo_name).add("total", validation::show(total)).add("time_ms", our_ms).add("gb_per_s", gbs)
-        .add("cub_time_ms", cub_ms).add("ratio_to_cub", ratio).add("validation", verdict);
+        .add("acc", std::string(to_string(dtype_of<Acc>()))).add("layout", std::string(to_string(layout)))
+        .add("squared", a.squared).add("algorithm", algo_name).add("total", validation::show(total));
+    add_times(j, t, static_cast<double>(w * h), "pixels", floor_bytes);
+    j.add("validation", verdict);
     for (std::size_t i = 0; i < rects.size(); ++i) j.add("rect " + a.rects[i], validation::show(rect_sums[i]));
     write_json(a.common.json, j.str());
   }

@@ -12,6 +12,7 @@
 #include "../common/exit_codes.hpp"
 #include "../common/json.hpp"
 #include "../common/ops_cli.hpp"
+#include "../common/report.hpp"
 #include "../common/timing.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/device_info.hpp"
@@ -91,8 +92,9 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
   PARASCAN_CUDA_CHECK(cub(nullptr, cub_bytes));
   device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
   d_out.poison();
-  const double our_ms = median_ms(a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); });
-  const double cub_ms = median_ms(a.common.repeat, [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); });
+  const timed_beside_cub t = time_beside_cub(
+      a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); },
+      [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); }, "CUB");
   std::vector<Out> h_out(h_in.size());
   d_out.copy_to_host(h_out.data(), h_out.size());
 
@@ -117,8 +119,6 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
   if (!a.common.output.empty()) write_array(a.common.output, dtype_of<Out>(), h_out.data(), n);
 
   const double bytes = static_cast<double>(n) * (sizeof(In) + sizeof(Out)) + (segmented ? n : 0);
-  const double eps = our_ms > 0 ? n / (our_ms * 1e-3) : 0, gbs = our_ms > 0 ? bytes / (our_ms * 1e-3) / 1e9 : 0;
-  const double ratio = our_ms > 0 ? cub_ms / our_ms : 0;
   const std::string mode = std::string(segmented ? "segmented " : "") + (exclusive ? "exclusive" : "inclusive");
   const std::string last = n ? validation::show(h_out.back()) : "(empty)";
   if (!a.common.quiet) {
@@ -127,8 +127,7 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
                 a.op.c_str(), mode.c_str(), std::string(to_string(options.algorithm)).c_str(),
                 std::string(to_string(options.strategy)).c_str());
     std::printf("last value: %s\n", last.c_str());
-    std::printf("time: %.4f ms (median of %d)  %.3f G items/s  %.1f GB/s  | CUB %.4f ms  ratio to CUB %.2fx\n", our_ms,
-                a.common.repeat, eps / 1e9, gbs, cub_ms, ratio);
+    std::printf("%s\n", time_line(t, static_cast<double>(n), "items", bytes).c_str());
     std::printf("validation: %s\n", verdict.c_str());
   }
   if (!a.common.json.empty()) {
@@ -136,9 +135,9 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
     j.add("tool", "scan").add("n", n).add("input_type", std::string(to_string(dtype_of<In>())))
         .add("output_type", std::string(to_string(dtype_of<Out>()))).add("op", a.op).add("mode", mode)
         .add("algorithm", std::string(to_string(options.algorithm))).add("strategy", std::string(to_string(options.strategy)))
-        .add("last_value", last).add("time_ms", our_ms).add("items_per_s", eps).add("gb_per_s", gbs)
-        .add("cub_time_ms", cub_ms).add("ratio_to_cub", ratio).add("repeat", a.common.repeat)
-        .add("validated", validate).add("validation", verdict);
+        .add("last_value", last);
+    add_times(j, t, static_cast<double>(n), "items", bytes);
+    j.add("validated", validate).add("validation", verdict);
     write_json(a.common.json, j.str());
   }
   return exit_ok;
