@@ -91,6 +91,7 @@ python3 "$root/scripts/render_mesh.py" "$out/metaballs.ply" "$out/metaballs.png"
 python3 "$root/scripts/render_mesh.py" "$out/gyroid.ply" "$out/gyroid.png" --title "marching_cubes --field gyroid --grid 40 --weld" >> "$out/mc_picture.log" 2>&1 || status=1
 step "packages: consumer, pip, pytest" "$out/package.log" env build="$build" PARASCAN_PIP_OFFLINE=1 PARASCAN_STRICT_FRAMEWORKS=1 "$root/scripts/package.sh"
 note "  $(grep -E 'consumer|passed|failed' "$out/package.log" | tr '\n' ' ')"
+step "python peers (parascan.bench)" "$out/peers.log" env PYTHONPATH="$build/pysite" python3 -m parascan.bench --csv "$out/peers.csv"
 step "scan on data/coins_u8.npy" "$out/scan_coins.log" "$bin/scan" "$root/data/coins_u8.npy" --acc u64 --inclusive --validate
 
 if [ "$quick" = "--quick" ]; then
