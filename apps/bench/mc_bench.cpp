@@ -15,15 +15,11 @@
 #include "parascan/marching_cubes.hpp"
 #include "parascan/validation/mc_reference.hpp"
 #include "parascan/volume_fields.hpp"
+#include "../common/mc_timing.hpp"
 #include "runner.hpp"
 
 namespace parascan::app {
 namespace {
-
-float median_of(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 void mc_case(runner& r, std::int64_t grid, volume_field field, bool weld) {
   const volume_shape shape{grid, grid, grid};
@@ -32,16 +28,9 @@ void mc_case(runner& r, std::int64_t grid, volume_field field, bool weld) {
   const float iso = default_iso(field);
   mc_options o;
   o.weld = weld;
-  std::vector<float> total, classify, compact, offsets, allocate, emit, welding;
-  mc_mesh mesh;
-  for (int k = -1; k < r.repeat(); ++k) {
-    mc_stage_ms t;
-    mesh = marching_cubes(volume.data(), shape, iso, o, 0, &t);
-    if (k < 0) continue;  // warm-up
-    total.push_back(t.total());
-    classify.push_back(t.classify), compact.push_back(t.compact), offsets.push_back(t.offsets);
-    allocate.push_back(t.allocate), emit.push_back(t.emit), welding.push_back(t.weld);
-  }
+  const mc_timed timed = time_marching_cubes(volume.data(), shape, iso, o, r.repeat());
+  const mc_mesh& mesh = timed.mesh;
+  const mc_stage_ms& st = timed.stage;
   mc_options checked = o;
   checked.keep_cells = true;
   const mc_mesh m = marching_cubes(volume.data(), shape, iso, checked);
@@ -53,14 +42,14 @@ void mc_case(runner& r, std::int64_t grid, volume_field field, bool weld) {
                            (weld ? static_cast<double>(mesh.triangles) * 3 * sizeof(std::uint32_t) : 0.0);
   const double bytes = static_cast<double>(volume.bytes()) + out_bytes;
   row line{"mc", "f32", std::string(to_string(field)) + (weld ? " weld" : ""), std::to_string(grid) + "^3",
-           mesh.cells, bytes, median_of(total), 0.0, copy, ok};
+           mesh.cells, bytes, timed.total_ms, 0.0, copy, ok};
   line.has_cub = false;
   r.add(line);
   std::printf("        %lld triangles (%.1f M/s), %lld active cells; stages ms: classify %.3f compact %.3f offsets %.3f "
               "allocate %.3f emit %.3f weld %.3f\n",
               static_cast<long long>(mesh.triangles), mesh.triangles / (line.ms * 1e-3) / 1e6,
-              static_cast<long long>(mesh.active_cells), median_of(classify), median_of(compact), median_of(offsets),
-              median_of(allocate), median_of(emit), median_of(welding));
+              static_cast<long long>(mesh.active_cells), st.classify, st.compact, st.offsets,
+              st.allocate, st.emit, st.weld);
 }
 
 }  // namespace

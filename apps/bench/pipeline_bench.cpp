@@ -193,17 +193,11 @@ void bench_pipeline_beyond_gpu_memory(runner& r) {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return static_cast<std::uint32_t>(z ^ (z >> 31));
   };
-  const auto parallel = [&](const std::function<void(std::int64_t, std::int64_t)>& f) {
-    const int threads = std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(f, n * t / threads, n * (t + 1) / threads);
-    for (auto& th : pool) th.join();
-  };
   const auto t_alloc = std::chrono::steady_clock::now();
   std::uint32_t* h = nullptr;
   PARASCAN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h), bytes));
   std::unique_ptr<std::uint32_t, decltype(&cudaFreeHost)> free_h(h, cudaFreeHost);
-  parallel([&](std::int64_t b, std::int64_t e) {
+  on_every_core(n, [&](int, std::int64_t b, std::int64_t e) {
     for (std::int64_t i = b; i < e; ++i) h[i] = hash(i);
   });
   const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_alloc).count();
@@ -218,7 +212,7 @@ void bench_pipeline_beyond_gpu_memory(runner& r) {
   pipeline_stats st;
   const double ms = wall_ms([&] { st = pipe.run(h, h, n, true); });
   std::atomic<std::int64_t> wrong{0};
-  parallel([&](std::int64_t b, std::int64_t e) {
+  on_every_core(n, [&](int, std::int64_t b, std::int64_t e) {
     std::int64_t bad = 0;
     for (std::int64_t i = b; i < e; ++i) bad += (i == 0 ? h[0] : h[i] - h[i - 1]) != hash(i);
     wrong += bad;

@@ -12,6 +12,7 @@
 #include "../common/dtype.hpp"
 #include "../common/exit_codes.hpp"
 #include "../common/json.hpp"
+#include "../common/mc_timing.hpp"
 #include "../common/mesh_io.hpp"
 #include "../common/volume_io.hpp"
 #include "parascan/buffer.hpp"
@@ -41,11 +42,6 @@ float parse_iso(const std::string& text) {
   return static_cast<float>(v);
 }
 
-float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0f : v[v.size() / 2];
-}
-
 template <class V>
 std::vector<V> to_host(const device_buffer<V>& d) {
   std::vector<V> h(d.size());
@@ -60,17 +56,10 @@ int run(const mc_args& a, const std::string& source, const T* d_volume, volume_s
   o.weld = a.weld;
   o.normals = !a.no_normals;
   // Timed runs: one warm-up, then `repeat`; the median of the totals and of each stage.
-  std::vector<float> total, classify, compact, offsets, allocate, emit, weld;
-  mc_mesh mesh;
-  for (int r = -1; r < a.common.repeat; ++r) {
-    mc_stage_ms t;
-    mesh = marching_cubes(d_volume, shape, iso, o, 0, &t);
-    if (r < 0) continue;
-    total.push_back(t.total());
-    classify.push_back(t.classify), compact.push_back(t.compact), offsets.push_back(t.offsets);
-    allocate.push_back(t.allocate), emit.push_back(t.emit), weld.push_back(t.weld);
-  }
-  const double ms = median(total);
+  const mc_timed timed = time_marching_cubes(d_volume, shape, iso, o, a.common.repeat);
+  const mc_mesh& mesh = timed.mesh;
+  const mc_stage_ms& st = timed.stage;
+  const double ms = timed.total_ms;
 
   std::string verdict = "not checked (--validate compares with the CPU reference and CUB)";
   if (a.common.validate) {
@@ -110,17 +99,16 @@ int run(const mc_args& a, const std::string& source, const T* d_volume, volume_s
                 static_cast<long long>(mesh.triangles), static_cast<long long>(mesh.vertices), a.weld ? " (unique, welded)" : "");
     std::printf("time: %.4f ms (median of %d)  %.3f G cells/s  %.3f G triangles/s\n", ms, a.common.repeat, cells_per_s / 1e9,
                 tris_per_s / 1e9);
-    std::printf("stages (ms): classify %.4f  compact %.4f  offsets %.4f  allocate %.4f  emit %.4f%s\n", median(classify),
-                median(compact), median(offsets), median(allocate), median(emit),
-                a.weld ? ("  weld " + std::to_string(median(weld))).c_str() : "");
+    std::printf("stages (ms): classify %.4f  compact %.4f  offsets %.4f  allocate %.4f  emit %.4f%s\n", st.classify,
+                st.compact, st.offsets, st.allocate, st.emit, a.weld ? ("  weld " + std::to_string(st.weld)).c_str() : "");
     std::printf("validation: %s\n", verdict.c_str());
     if (!a.common.output.empty()) std::printf("wrote %s\n", a.common.output.c_str());
   }
   if (!a.common.json.empty()) {
     json_object stages;
-    stages.add("classify", static_cast<double>(median(classify))).add("compact", static_cast<double>(median(compact)))
-        .add("offsets", static_cast<double>(median(offsets))).add("allocate", static_cast<double>(median(allocate)))
-        .add("emit", static_cast<double>(median(emit))).add("weld", static_cast<double>(median(weld)));
+    stages.add("classify", static_cast<double>(st.classify)).add("compact", static_cast<double>(st.compact))
+        .add("offsets", static_cast<double>(st.offsets)).add("allocate", static_cast<double>(st.allocate))
+        .add("emit", static_cast<double>(st.emit)).add("weld", static_cast<double>(st.weld));
     json_object j;
     j.add("tool", "marching_cubes").add("source", source).add("nx", shape.nx).add("ny", shape.ny).add("nz", shape.nz)
         .add("type", std::string(to_string(dtype_of<T>()))).add("iso", static_cast<double>(iso)).add("cells", mesh.cells)

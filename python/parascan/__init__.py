@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from . import _core
-from ._arrays import _CODES, Array, require_device, stream_of, use_device_of, wrap
+from ._arrays import _CODES, Array, native, require_device, stream_of, use_device_of, wrap
 
 __version__ = _core.version
 __all__ = ["exclusive_scan", "inclusive_scan", "segmented_scan", "select", "partition", "sort", "argsort",
@@ -63,7 +63,7 @@ def _streams_through_host(x):
 
 def _native(x):
     """`x` as a C-contiguous array in the machine's byte order, and its type code."""
-    h = np.ascontiguousarray(x, dtype=x.dtype.newbyteorder("="))
+    h = native(x)
     return h, _CODES[h.dtype.name]
 
 

@@ -20,6 +20,11 @@ _CODE_OF = {np.dtype(name): code for name, code in _CODES.items()}  # native byt
 _has_device = False
 
 
+def native(a):
+    """The NumPy array `a` C-contiguous in the machine's byte order (the GPU and the host pipelines read that)."""
+    return np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
+
+
 def require_device():
     global _has_device
     if _has_device:  # devices do not go away within a process: asked once
@@ -93,7 +98,7 @@ class Buffer:
 
     @staticmethod
     def from_numpy(a, stream):
-        a = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))  # the GPU reads native byte order
+        a = native(a)
         b = Buffer(_core.malloc(a.nbytes, stream), a.nbytes, stream)
         b.shape, b.dtype = a.shape, a.dtype
         _core.copy(b.ptr, a.ctypes.data, a.nbytes, stream)
