@@ -34,12 +34,19 @@ struct default_policy {
 template <class U, class V>
 using default_policy_t = typename default_policy<U, V>::type;
 
+/// Status words of every launch at most this many bytes in all: they get a region each, cleared with
+/// the rest by the sort's one memset, and the kernels follow each other by programmatic dependent
+/// launch (no memset between them). Larger sorts clear one region before each launch.
+constexpr std::size_t prezeroed_status_bytes = std::size_t(64) << 20;
+
 /// Where each piece of the temporary storage lies (one computation for sizing and carving). The
-/// bytes [0, status) are cleared once per sort; the status words once per launch.
+/// bytes [0, cleared) are cleared once per sort; with `prezeroed`, that includes a status region per
+/// launch, else the one region is cleared before each launch.
 template <class Policy, class Offset>
 struct temp_layout {
   std::int64_t portions, tiles;  // tiles: of the largest portion
-  std::size_t bins, plan, counters, status, total;
+  bool prezeroed;
+  std::size_t bins, plan, counters, status, status_words, cleared, total;
   temp_layout(std::int64_t n, int passes) {
     const std::int64_t portion = n < Policy::portion_keys ? n : Policy::portion_keys;
     tiles = (portion + Policy::tile_items - 1) / Policy::tile_items;
@@ -48,7 +55,11 @@ struct temp_layout {
     plan = align_up(static_cast<std::size_t>(passes + 2) * digits * sizeof(Offset));
     counters = plan + align_up(sizeof(pass_plan));  // a tile counter per launch, then the histogram's ticket
     status = counters + align_up(static_cast<std::size_t>(passes * portions + 1) * sizeof(unsigned));
-    total = status + align_up(static_cast<std::size_t>(tiles) * digits * sizeof(unsigned));
+    status_words = static_cast<std::size_t>(tiles) * digits;  // one launch's
+    const std::size_t all = static_cast<std::size_t>(passes * portions) * status_words * sizeof(unsigned);
+    prezeroed = all <= prezeroed_status_bytes;
+    cleared = prezeroed ? status + all : status;
+    total = status + align_up(prezeroed ? all : status_words * sizeof(unsigned));
   }
 };
 
@@ -71,39 +82,55 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
   unsigned* status = reinterpret_cast<unsigned*>(t + layout.status);
 
   cudaError_t e;
-  if ((e = cudaMemsetAsync(t, 0, layout.status, stream)) != cudaSuccess) return e;
+  if ((e = cudaMemsetAsync(t, 0, layout.cleared, stream)) != cudaSuccess) return e;
+  // Kernels after the histogram may start while their predecessor finishes (sm_90+), when no memset
+  // stands between them; each waits for its predecessor's results before reading them.
+  bool overlap = false;
+  if (layout.prezeroed) {
+    int device = 0, major = 0;
+    if ((e = cudaGetDevice(&device)) != cudaSuccess) return e;
+    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess) return e;
+    overlap = major >= 9;
+  }
   const std::int64_t hist_tiles = (n + hist_tile - 1) / hist_tile;
   const unsigned hist_blocks = static_cast<unsigned>(hist_tiles < hist_max_blocks ? hist_tiles : hist_max_blocks);
   histogram_kernel<U, Offset><<<hist_blocks, hist_threads, 0, stream>>>(io.keys_in, n, ps, bins, plan, hist_done);
   if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+  std::int64_t launch_index = 0;
   for (int p = 0; p < ps.passes; ++p) {
     for (std::int64_t q = 0; q < layout.portions; ++q) {
       const std::int64_t begin = q * Policy::portion_keys;
       const std::int64_t count = n - begin < Policy::portion_keys ? n - begin : Policy::portion_keys;
       const std::int64_t blocks = (count + Policy::tile_items - 1) / Policy::tile_items;
-      if ((e = cudaMemsetAsync(status, 0, static_cast<std::size_t>(blocks) * digits * sizeof(unsigned), stream)) !=
-          cudaSuccess)
+      unsigned* launch_status = status;
+      if (layout.prezeroed) {
+        launch_status = status + static_cast<std::size_t>(launch_index) * layout.status_words;
+      } else if ((e = cudaMemsetAsync(status, 0, static_cast<std::size_t>(blocks) * digits * sizeof(unsigned), stream)) !=
+                 cudaSuccess) {
         return e;
+      }
+      ++launch_index;
       const Offset* bins_in = q == 0 ? bins + static_cast<std::int64_t>(p) * digits : handoff + ((q - 1) % 2) * digits;
       Offset* bins_out = q + 1 < layout.portions ? handoff + (q % 2) * digits : nullptr;
       const auto launch = [&](auto float_keys) {
         constexpr bool is_float = decltype(float_keys)::value;
-        pass_kernel<Policy, U, V, Offset, is_float><<<static_cast<unsigned>(blocks), Policy::threads, 0, stream>>>(
-            io, plan, p, begin, count, pass_digit<U, is_float>(ps.place(p)), bins_in, bins_out, status,
-            counters + p * layout.portions + q);
+        return launch_after_previous(overlap, pass_kernel<Policy, U, V, Offset, is_float>, static_cast<unsigned>(blocks),
+                                     Policy::threads, 0, stream, io, static_cast<const pass_plan*>(plan), p, begin, count,
+                                     pass_digit<U, is_float>(ps.place(p)), bins_in, bins_out, launch_status,
+                                     counters + p * layout.portions + q);
       };
       if constexpr (sizeof(U) >= 4) {  // floats are 4 or 8 bytes
-        if (ps.kind == key_kind::floating) launch(std::true_type{});
-        else launch(std::false_type{});
+        e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});
       } else {
-        launch(std::false_type{});
+        e = launch(std::false_type{});
       }
-      if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+      if (e != cudaSuccess || (e = check_launch(stream, sync)) != cudaSuccess) return e;
     }
   }
   const std::int64_t copy_blocks = (n + 255) / 256;
-  copy_when_no_pass_kernel<U, V><<<static_cast<unsigned>(copy_blocks < 1024 ? copy_blocks : 1024), 256, 0, stream>>>(
-      io, plan, n);
+  e = launch_after_previous(overlap, copy_when_no_pass_kernel<U, V>, static_cast<unsigned>(copy_blocks < 1024 ? copy_blocks : 1024),
+                            256, 0, stream, io, static_cast<const pass_plan*>(plan), n);
+  if (e != cudaSuccess) return e;
   return check_launch(stream, sync);
 }
 

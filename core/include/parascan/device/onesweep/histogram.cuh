@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 #include "parascan/block/block_exclusive_sum.cuh"
+#include "parascan/device/launch.cuh"
 #include "parascan/device/radix_digits.cuh"
 
 namespace parascan::device::onesweep {
@@ -62,6 +63,7 @@ __global__ void __launch_bounds__(hist_threads)
     histogram_kernel(const U* keys, std::int64_t n, pass_set ps, Offset* bins, pass_plan* plan, unsigned* done) {
   constexpr int passes_max = sizeof(U);  // 8-bit digits
   constexpr int parts = sizeof(U) >= 8 ? 4 : 8;
+  allow_next_grid();  // the first pass may be scheduled now; it waits for this grid's results
   __shared__ unsigned hist[passes_max][digits][parts];
   __shared__ bool last_block;
   __shared__ int trivial[max_passes];

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <type_traits>
 #include "parascan/block/block_exclusive_sum.cuh"
+#include "parascan/device/launch.cuh"
 #include "parascan/device/onesweep/histogram.cuh"
 #include "parascan/warp/warp_match.cuh"
 
@@ -103,6 +104,12 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   __shared__ unsigned tile_shared;
   __shared__ int one_digit;  // ≥ 0: every key of the tile has this digit
 
+  // Launched after the previous kernel by programmatic dependent launch (when the sort's status words
+  // are cleared up front): every block of this pass has started before the next one's blocks may, so
+  // waiting blocks of the next pass never hold back this one's; nothing of the previous kernel's is
+  // read before it is complete.
+  allow_next_grid();
+  wait_for_previous_grid();
   // The plan is read while thread 0 takes the tile, so that the two latencies overlap.
   if (threadIdx.x == 0) {
     tile_shared = atomicAdd(tile_counter, 1u);
@@ -257,6 +264,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 /// When the plan runs no pass (every pass's keys share one digit), the output is the input.
 template <class U, class V>
 __global__ void copy_when_no_pass_kernel(buffers<U, V> io, const pass_plan* plan, std::int64_t n) {
+  wait_for_previous_grid();
   if (plan->performed != 0) return;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
