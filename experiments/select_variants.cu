@@ -16,39 +16,31 @@ struct half_rule {
 };
 
 __device__ unsigned long long g_stats[4];  // look-back ns, polls, windows, tiles
+/// The scan's window (scan_kernels.cuh) counting its polls and windows.
+struct counting_window : scalar_window<std::uint32_t, sum> {
+  unsigned long long polls = 0, windows = 0;
+  __device__ unsigned poll(std::int64_t t) { ++polls; return scalar_window::poll(t); }
+  __device__ void waited() {}
+  __device__ void take(std::int64_t tile, int taken, bool at_prefix) { ++windows; scalar_window::take(tile, taken, at_prefix); }
+};
+/// The single-pass select's look-back with its time, polls and windows counted.
 template <int InitialNs, int PollNs, bool Stats>
 __device__ std::uint32_t look_back_sleep(const tile_status<std::uint32_t>& status, std::int64_t tile, std::uint32_t aggregate) {
   const int lane = threadIdx.x % 32;
-  unsigned long long t0 = 0, polls = 0, windows = 0;
+  unsigned long long t0 = 0;
   if (Stats) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
   if (lane == 0) status.publish(tile, state_aggregate, aggregate);
   if (InitialNs > 0) __nanosleep(InitialNs);
-  std::uint32_t prefix = 0;
-  for (std::int64_t newest = tile - 1;; newest -= 32) {
-    const std::int64_t pred = newest - lane;
-    unsigned state = state_prefix;
-    std::uint32_t v = 0;
-    ++windows;
-    while (true) {
-      ++polls;
-      if (pred >= 0) status.read(pred, state, v);
-      if (!__any_sync(0xffffffffu, state == state_invalid)) break;
-      if (PollNs > 0) __nanosleep(PollNs);
-    }
-    const unsigned prefix_lanes = __ballot_sync(0xffffffffu, state == state_prefix);
-    const int last = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
-    std::uint32_t x = lane <= last ? v : 0;
-    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
-    prefix += x;
-    if (prefix_lanes) break;
-  }
+  counting_window window{{status, sum{}}};
+  look_back_walk<32>(window, tile, 1, tile, back_off{PollNs, PollNs, 0});
+  const std::uint32_t prefix = window.prefix;
   if (lane == 0) status.publish(tile, state_prefix, prefix + aggregate);
   if (Stats && lane == 0) {
     unsigned long long t1;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
     atomicAdd(&g_stats[0], t1 - t0);
-    atomicAdd(&g_stats[1], polls);
-    atomicAdd(&g_stats[2], windows);
+    atomicAdd(&g_stats[1], window.polls);
+    atomicAdd(&g_stats[2], window.windows);
     atomicAdd(&g_stats[3], 1ull);
   }
   return prefix;

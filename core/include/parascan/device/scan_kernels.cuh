@@ -14,8 +14,8 @@
 #include <cstdint>
 #include "parascan/block/block_exchange.cuh"
 #include "parascan/block/block_scan.cuh"
+#include "parascan/device/look_back.cuh"
 #include "parascan/device/scan_policy.cuh"
-#include "parascan/device/tile_status.cuh"
 #include "parascan/thread/thread_scan.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
 
@@ -70,39 +70,43 @@ struct tile_scanner {
   }
 };
 
-/// Warp 0 of tile `tile` (> 0): wait for predecessors 32 at a time, newest first, until one with an
-/// inclusive prefix (P); combine in order; publish this tile's inclusive prefix. Returns the exclusive
-/// prefix in lane 0.
+/// A window of scalar statuses for look_back_walk(): each lane keeps its predecessor's value; the
+/// taken lanes are reduced newest first, and that goes before what the nearer windows gave.
+template <class Acc, class Op>
+struct scalar_window {
+  const tile_status<Acc>& status;
+  Op op;
+  Acc v{}, prefix{};
+  bool have = false;
+  __device__ __forceinline__ unsigned poll(std::int64_t t) {
+    unsigned state;
+    status.read(t, state, v);
+    return state;
+  }
+  __device__ __forceinline__ void take(std::int64_t, int taken, bool) {
+    const Acc older = warp::reduce_newest_first(v, op, static_cast<int>(threadIdx.x % warp::warp_threads), taken - 1);
+    prefix = have ? op(older, prefix) : older;
+    have = true;
+  }
+  __device__ __forceinline__ void waited() {}
+};
+
+/// Warp 0 of tile `tile` (> 0): publish the aggregate, look back (look_back.cuh) to the nearest
+/// inclusive prefix, publish this tile's. Returns the exclusive prefix in lane 0.
 /// On large grids the warp first sleeps Policy::look_back_initial_ns after publishing its aggregate,
-/// and Policy::look_back_poll_ns between polls (as CUB's delay constructors do): polling at once
-/// mostly finds predecessors still invalid, and hundreds of warps spinning on the same few status
-/// lines slow down the very publishes they wait for (docs/performance.md, entry 7).
+/// and Policy::look_back_poll_ns between polls (as CUB's delay constructors do; entry 7).
 template <class Policy, class Acc, class Op>
 __device__ Acc look_back(const tile_status<Acc>& status, std::int64_t tile, const Acc& aggregate, Op op) {
   const int lane = threadIdx.x % warp::warp_threads;
   if (lane == 0) status.publish(tile, state_aggregate, aggregate);
   const bool delay = gridDim.x >= Policy::look_back_min_grid;
   if (Policy::look_back_initial_ns > 0 && delay) __nanosleep(Policy::look_back_initial_ns);
-  Acc prefix{};
-  bool have = false;
-  for (std::int64_t newest = tile - 1;; newest -= warp::warp_threads) {
-    const std::int64_t pred = newest - lane;
-    unsigned state = state_prefix;  // tiles before 0 never matter: tile 0 is always P
-    Acc v{};
-    while (true) {
-      if (pred >= 0) status.read(pred, state, v);
-      if (!__any_sync(warp::full_mask, state == state_invalid)) break;
-      if (Policy::look_back_poll_ns > 0 && delay) __nanosleep(Policy::look_back_poll_ns);
-    }
-    const unsigned prefix_lanes = __ballot_sync(warp::full_mask, state == state_prefix);
-    const int last = prefix_lanes ? __ffs(prefix_lanes) - 1 : warp::warp_threads - 1;
-    const Acc window = warp::reduce_newest_first(v, op, lane, last);
-    prefix = have ? op(window, prefix) : window;
-    have = true;
-    if (prefix_lanes) break;
-  }
-  if (lane == 0) status.publish(tile, state_prefix, op(prefix, aggregate));
-  return prefix;
+  back_off poll_delay;
+  if (delay) poll_delay.early_ns = poll_delay.late_ns = Policy::look_back_poll_ns;
+  scalar_window<Acc, Op> window{status, op};
+  look_back_walk<warp::warp_threads>(window, tile, 1, tile, poll_delay);  // tile 0 is always P
+  if (lane == 0) status.publish(tile, state_prefix, op(window.prefix, aggregate));
+  return window.prefix;
 }
 
 /// Reduce-then-scan pass 1: one tile sum per block, in order (non-commutative operators work).

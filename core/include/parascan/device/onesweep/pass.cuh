@@ -26,6 +26,7 @@
 #include <type_traits>
 #include "parascan/block/block_exclusive_sum.cuh"
 #include "parascan/device/launch.cuh"
+#include "parascan/device/look_back.cuh"
 #include "parascan/device/onesweep/histogram.cuh"
 #include "parascan/warp/warp_match.cuh"
 
@@ -33,7 +34,6 @@ namespace parascan::device::onesweep {
 
 using sort_detail::no_values;
 
-constexpr unsigned flag_aggregate = 1u << 30, flag_inclusive = 2u << 30, count_mask = flag_aggregate - 1u;
 
 /// Tile shape and residency of the pass kernel.
 template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots>
@@ -43,7 +43,7 @@ struct policy {
   static constexpr int tile_items = Threads * Items;
   /// Keys per launch: whole tiles, at most 2^28 (status counts have 30 bits).
   static constexpr std::int64_t portion_keys = ((std::int64_t(1) << 28) / tile_items) * tile_items;
-  static_assert(Threads >= digits && Threads % 32 == 0 && portion_keys <= count_mask);
+  static_assert(Threads >= digits && Threads % 32 == 0 && portion_keys <= counted_status::count_mask);
 };
 
 /// The buffers of a sort: pass i of the plan reads `keys_in` (i = 0) or the previous pass's
@@ -75,10 +75,14 @@ struct pass_digit {
   }
 };
 
-template <class T>
-__device__ __forceinline__ T load_volatile(const T* p) {
-  return *reinterpret_cast<const volatile T*>(p);
-}
+/// One digit's chain of tile counts for look_back_walk (one thread, counts summed as taken).
+struct digit_chain {
+  const unsigned* words;  // the digit's word of tile 0; tile t's is t · digits further
+  unsigned count = 0, exclusive = 0;
+  __device__ __forceinline__ unsigned poll(std::int64_t t) { return counted_status::read(words + t * digits, count); }
+  __device__ __forceinline__ void take(std::int64_t, int, bool) { exclusive += count; }
+  __device__ __forceinline__ void waited() {}
+};
 
 /// One digit pass over the keys [portion_begin, portion_begin + portion_n). bins_in[d]: where digit
 /// d of this portion starts in the output; the portion's last tile writes bins_out[d] (the next
@@ -163,8 +167,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       s.warp_hist[w][d] = count;
       count += c;
     }
-    *reinterpret_cast<volatile unsigned*>(status + static_cast<std::int64_t>(tile) * digits + d) =
-        (tile == 0 ? flag_inclusive : flag_aggregate) | count;
+    counted_status::publish(status + static_cast<std::int64_t>(tile) * digits + d,
+                            tile == 0 ? state_prefix : state_aggregate, count);
     tile_count[d] = count;
     if (count == static_cast<unsigned>(tile_items)) one_digit = d;
   }
@@ -216,15 +220,10 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     const unsigned own = tile_count[d];
     unsigned exclusive = 0;
     if (tile > 0) {
-      for (std::int64_t t = static_cast<std::int64_t>(tile) - 1;; --t) {
-        const unsigned* w = status + t * digits + d;
-        unsigned st = load_volatile(w);
-        while ((st & ~count_mask) == 0) st = load_volatile(w);
-        exclusive += st & count_mask;
-        if (st & flag_inclusive) break;
-      }
-      *reinterpret_cast<volatile unsigned*>(status + static_cast<std::int64_t>(tile) * digits + d) =
-          flag_inclusive | (exclusive + own);
+      digit_chain chain{status + d};
+      look_back_walk<1>(chain, tile, 1, tile, back_off{});
+      exclusive = chain.exclusive;
+      counted_status::publish(status + static_cast<std::int64_t>(tile) * digits + d, state_prefix, exclusive + own);
     }
     const Offset digit_begin = bins_in[d] + exclusive;  // output position of this tile's first key of d
     base[d] = digit_begin - base[d];                    // modular: base + (its place in the tile)

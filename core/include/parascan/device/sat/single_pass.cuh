@@ -5,7 +5,7 @@
 #include <cstdint>
 #include "parascan/device/launch.cuh"
 #include "parascan/device/sat/tile.cuh"
-#include "parascan/device/tile_status.cuh"
+#include "parascan/device/look_back.cuh"
 
 namespace parascan::device::sat_detail {
 
@@ -25,110 +25,40 @@ namespace parascan::device::sat_detail {
 // on the first read), from L2 otherwise.
 // Traffic: the image once, the table once, 2 × 128 values of status per tile and 2 × 64 per block.
 
-/// A line of per-tile vectors for the look-back: flags[t] is the state of tile t (tile_status.cuh's
-/// states); lane l's V values are at aggregates/inclusives[(t · 32 + l) · V + j].
-template <class Acc, int V>
-struct tile_vectors {
-  unsigned* flags;
-  Acc* aggregates;
-  Acc* inclusives;
-};
-
-__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void store_release(unsigned* p, unsigned v) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-/// A lane's V values as one or two vector loads/stores through L2 (they are 8·k bytes, aligned).
-template <class Acc, int V>
-__device__ __forceinline__ void load_values(const Acc* src, Acc (&v)[V]) {
-  if constexpr (V * sizeof(Acc) % 16 == 0) {
-    uint4 w[V * sizeof(Acc) / 16];
-#pragma unroll
-    for (int i = 0; i < static_cast<int>(V * sizeof(Acc) / 16); ++i) w[i] = __ldcg(reinterpret_cast<const uint4*>(src) + i);
-    memcpy(v, w, sizeof(v));
-  } else {
-    static_assert(V * sizeof(Acc) == 8);
-    const uint2 w = __ldcg(reinterpret_cast<const uint2*>(src));
-    memcpy(v, &w, sizeof(v));
-  }
-}
-template <class Acc, int V>
-__device__ __forceinline__ void store_values(Acc* dst, const Acc (&v)[V]) {
-  if constexpr (V * sizeof(Acc) % 16 == 0) {
-    uint4 w[V * sizeof(Acc) / 16];
-    memcpy(w, v, sizeof(v));
-#pragma unroll
-    for (int i = 0; i < static_cast<int>(V * sizeof(Acc) / 16); ++i) __stcg(reinterpret_cast<uint4*>(dst) + i, w[i]);
-  } else {
-    static_assert(V * sizeof(Acc) == 8);
-    uint2 w;
-    memcpy(&w, v, sizeof(v));
-    __stcg(reinterpret_cast<uint2*>(dst), w);
-  }
-}
-
-/// Stores the lane's V values, then (lane 0) the flag with release semantics: the warp barrier orders
-/// every lane's stores before it, so a reader that acquires the flag sees them all.
-template <class Acc, int V>
-__device__ __forceinline__ void publish(const tile_vectors<Acc, V>& s, std::int64_t tile, unsigned state,
-                                        const Acc (&v)[V], int lane) {
-  store_values((state == state_aggregate ? s.aggregates : s.inclusives) + (tile * warp::warp_threads + lane) * V, v);
-  __syncwarp();
-  if (lane == 0) store_release(s.flags + tile, state);
-}
-
 /// sum = Σ of the values of the `count` tiles tile − stride, tile − 2·stride, … up to the nearest one
-/// that has published its inclusive value (the first tile of a line publishes only that). Windows of
-/// 32 tiles: each lane polls one tile's flag; then every lane adds its values of the tiles taken,
-/// loading several tiles' values before adding any (the loads overlap).
+/// that has published its inclusive value (the first tile of a line publishes only that), by
+/// look_back_walk: each lane polls one tile's flag; then every lane adds its values of the tiles
+/// taken, loading several tiles' values before adding any (the loads overlap).
 #ifdef PARASCAN_SAT_LOOK_BACK_COUNTERS
 /// Experiments only (experiments/sat_stages.cu): per direction (0 rows, 1 columns) the polls that
 /// found a tile not ready, the windows and the tiles summed.
 __device__ unsigned long long look_back_counters[2][3];
 #define PARASCAN_SAT_COUNT(which, what, n) \
-  if (lane == 0) atomicAdd(&look_back_counters[(which)][(what)], static_cast<unsigned long long>(n))
+  if (threadIdx.x % 32 == 0) atomicAdd(&look_back_counters[(which)][(what)], static_cast<unsigned long long>(n))
 #else
 #define PARASCAN_SAT_COUNT(which, what, n)
 #endif
 
 template <class Acc, int V>
-__device__ __forceinline__ void look_back(const tile_vectors<Acc, V>& s, std::int64_t tile, std::int64_t stride,
-                                          std::int64_t count, int lane, Acc (&sum)[V]) {
-  constexpr int batch = static_cast<int>(64 / (V * sizeof(Acc)));  // tiles loaded together: 64 bytes per lane
-#pragma unroll
-  for (int j = 0; j < V; ++j) sum[j] = Acc(0);
-  while (count > 0) {
-    const int n = count < warp::warp_threads ? static_cast<int>(count) : warp::warp_threads;
-    const std::int64_t mine = tile - (lane + 1) * stride;
-    unsigned prefix = 0;
-    int take = n;
-    for (int poll = 0;; ++poll) {
-      const unsigned state = lane < n ? load_acquire(s.flags + mine) : state_invalid;
-      prefix = __ballot_sync(warp::full_mask, state == state_prefix);
-      const unsigned ready = __ballot_sync(warp::full_mask, state != state_invalid);
-      take = prefix ? __ffs(prefix) : n;
-      const unsigned needed = take == warp::warp_threads ? ~0u : (1u << take) - 1;
-      if ((ready & needed) == needed) break;
-      PARASCAN_SAT_COUNT(V == lane_cols, 0, 1);
-      __nanosleep(poll < 8 ? 32 : 256);
-    }
+struct vector_window {
+  const tile_vectors<Acc, V>& s;
+  std::int64_t stride;
+  int lane;
+  Acc (&sum)[V];
+  __device__ __forceinline__ unsigned poll(std::int64_t t) const { return s.state(t); }
+  __device__ __forceinline__ void waited() const { PARASCAN_SAT_COUNT(V == lane_cols, 0, 1); }
+  __device__ __forceinline__ void take(std::int64_t tile, int taken, bool at_prefix) {
+    constexpr int batch = static_cast<int>(64 / (V * sizeof(Acc)));  // tiles loaded together: 64 bytes per lane
     __syncwarp();
     PARASCAN_SAT_COUNT(V == lane_cols, 1, 1);
-    PARASCAN_SAT_COUNT(V == lane_cols, 2, take);
-    for (int i0 = 0; i0 < take; i0 += batch) {
+    PARASCAN_SAT_COUNT(V == lane_cols, 2, taken);
+    for (int i0 = 0; i0 < taken; i0 += batch) {
       Acc part[batch][V];
 #pragma unroll
       for (int b = 0; b < batch; ++b) {
         const int i = i0 + b;
-        const bool inclusive = prefix != 0 && i == take - 1;
-        const Acc* src = (inclusive ? s.inclusives : s.aggregates) + ((tile - (i + 1) * stride) * warp::warp_threads + lane) * V;
-        if (i < take) {
-          load_values(src, part[b]);
+        if (i < taken) {
+          s.load(tile - (i + 1) * stride, at_prefix && i == taken - 1, lane, part[b]);
         } else {
 #pragma unroll
           for (int j = 0; j < V; ++j) part[b][j] = Acc(0);
@@ -139,10 +69,16 @@ __device__ __forceinline__ void look_back(const tile_vectors<Acc, V>& s, std::in
 #pragma unroll
         for (int j = 0; j < V; ++j) sum[j] = sum[j] + part[b][j];
     }
-    if (prefix) return;
-    tile -= n * stride;
-    count -= n;
   }
+};
+
+template <class Acc, int V>
+__device__ __forceinline__ void look_back(const tile_vectors<Acc, V>& s, std::int64_t tile, std::int64_t stride,
+                                          std::int64_t count, int lane, Acc (&sum)[V]) {
+#pragma unroll
+  for (int j = 0; j < V; ++j) sum[j] = Acc(0);
+  vector_window<Acc, V> window{s, stride, lane, sum};
+  look_back_walk<warp::warp_threads>(window, tile, stride, count, back_off{32, 256, 8});
 }
 
 template <class Acc>
@@ -251,12 +187,12 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     }
     if (bx == 0) {
       left[0] = left[1] = Acc(0);
-      publish(status.rows, b, state_prefix, total, lane);
+      status.rows.publish(b, state_prefix, total, lane);
     } else {
-      publish(status.rows, b, state_aggregate, total, lane);
+      status.rows.publish(b, state_aggregate, total, lane);
       look_back(status.rows, b, 1, bx, lane, left);
       const Acc inclusive[2] = {left[0] + total[0], left[1] + total[1]};
-      publish(status.rows, b, state_prefix, inclusive, lane);
+      status.rows.publish(b, state_prefix, inclusive, lane);
     }
     block_carry[lane] = left[0];
     block_carry[lane + 32] = left[1];
@@ -277,14 +213,14 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
   if (ty == 0) {
 #pragma unroll
     for (int k = 0; k < lane_cols; ++k) running[k] = Acc(0);
-    publish(status.columns, t, state_prefix, v, lane);
+    status.columns.publish(t, state_prefix, v, lane);
   } else {
-    publish(status.columns, t, state_aggregate, v, lane);
+    status.columns.publish(t, state_aggregate, v, lane);
     look_back(status.columns, t, g.tiles_x, ty, lane, running);
     Acc inclusive[lane_cols];
 #pragma unroll
     for (int k = 0; k < lane_cols; ++k) inclusive[k] = running[k] + v[k];
-    publish(status.columns, t, state_prefix, inclusive, lane);
+    status.columns.publish(t, state_prefix, inclusive, lane);
   }
   write_tile<In, Acc, WriteDepth>(image, pitch, g, squared, vector_in, tx, ty, lane, running, carry[0], carry[1], table,
                                   table_pitch, shift, stage);
