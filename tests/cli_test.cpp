@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -121,6 +122,8 @@ TEST_F(cli, bad_values_and_output_paths_are_exit_2_before_the_device) {
       {PARASCAN_SCAN_EXE, "--bogus", "scan: error: the following argument was not expected: --bogus"},
       {PARASCAN_COMPACT_EXE, "--n -5", "compact: error: --n: must be >= 0, got -5"},
       {PARASCAN_SORT_EXE, "--n -5", "radix_sort: error: --n: must be >= 0, got -5"},
+      {PARASCAN_SORT_EXE, "--device-memory-limit 12Q", "radix_sort: error: --device-memory-limit: '12Q' is not"},
+      {PARASCAN_SORT_EXE, "--device-memory-limit 1G --algorithm split4", "the out-of-core sort runs onesweep"},
       {PARASCAN_SCAN_EXE, "--device -1", "scan: error: --device: must be >= 0"},
   };
   for (const auto& c : cases) {
@@ -164,6 +167,25 @@ TEST_F(cli_gpu, generated_data_is_validated_and_timed) {
   std::stringstream s;
   s << j.rdbuf();
   EXPECT_NE(s.str().find("\"ratio_to_cub\""), std::string::npos);
+}
+
+TEST_F(cli_gpu, sort_out_of_core_under_a_device_memory_limit) {
+  const auto keys = path("k.npy"), out = path("sorted.npy"), perm = path("perm.npy");
+  std::vector<float> k(200003);
+  for (std::size_t i = 0; i < k.size(); ++i) k[i] = static_cast<float>((i * 2654435761u) % 100000) - 5e4f;
+  parascan::app::write_array(keys, parascan::app::dtype::f32, k.data(), static_cast<std::int64_t>(k.size()));
+  const auto r = sort(keys + " --device-memory-limit 2M --validate --repeat 1 -o " + out);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("out of core (two round trips)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("validation: PASS (keys match a CPU stable sort)"), std::string::npos) << r.out;
+  const auto got = parascan::app::read_array(out, std::nullopt);
+  ASSERT_EQ(got.count, static_cast<std::int64_t>(k.size()));
+  std::vector<float> want = k;
+  std::stable_sort(want.begin(), want.end());
+  EXPECT_EQ(std::memcmp(got.as<float>(), want.data(), want.size() * sizeof(float)), 0);
+  const auto a = sort(keys + " --argsort --descending --device-memory-limit 2M --validate --repeat 1 -o " + perm);
+  EXPECT_EQ(a.code, 0) << a.err;
+  EXPECT_NE(a.out.find("the permutation matches the CPU"), std::string::npos) << a.out;
 }
 
 TEST_F(cli_gpu, empty_input_is_fine) {

@@ -7,6 +7,7 @@
 //   sort:     radix sort of every key width, pairs and argsort (sort_bench.cpp)
 //   sat:      summed-area tables of u8 images (sat_bench.cpp)
 //   pipeline: host arrays through the GPU with the transfers, beside the CPU (pipeline_bench.cpp)
+//   sort_pipeline: keys sorted out of core from host memory (sort_pipeline_bench.cpp)
 //   mc:       marching cubes of the procedural fields (mc_bench.cpp)
 // (The block-size study of the scan is experiments/scan_shape_sweep.cu.)
 #include <cstdio>
@@ -26,6 +27,7 @@ using namespace parascan::app;
 
 struct bench_args {
   bool quick = false;
+  std::size_t memory_limit = 0;
   std::vector<int> log_sizes;
   std::string filter, csv, primitive = "all";
   bool beyond = false, every_sort_algorithm = false;
@@ -74,14 +76,18 @@ int main(int argc, char** argv) {
                  "scan, select, sort, sat, pipeline, mc or all (sort: radix sort of keys of every width, pairs and "
                  "argsort on uniform, few_distinct, sorted and all_equal keys beside CUB; sat: 1024² to 16384² u8 images, "
                  "8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside the CPU (one core "
-                 "and every core) and the PCIe copy bound; mc: marching cubes of procedural fields on 128³ to 512³ grids; "
-                 "all is scan, select and sat)")
-      ->check(CLI::IsMember({"scan", "select", "sort", "sat", "pipeline", "mc", "all"}))
+                 "and every core) and the PCIe copy bound; sort_pipeline: u32 keys sorted out of core from host memory beside "
+                 "two PCIe round trips and the all-core CPU sort; mc: marching cubes of procedural fields on 128³ to 512³ "
+                 "grids; all is scan, select and sat)")
+      ->check(CLI::IsMember({"scan", "select", "sort", "sat", "pipeline", "sort_pipeline", "mc", "all"}))
       ->capture_default_str();
   app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two, 1 to 34 (default 16 20 24 28 30)")->delimiter(',')->check(CLI::Range(1, 34));
   app.add_flag("--beyond-gpu-memory", a.beyond,
                "With --primitive pipeline: also scan one pinned u32 array 5% larger than the GPU's memory, in place "
                "(needs that much host memory; a minute or more)");
+  app.add_option("--device-memory-limit", a.memory_limit,
+                 "With --primitive sort_pipeline: bytes of device memory the sort may use (default a quarter of the keys' bytes)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--filter", a.filter, "Only scan variants whose 'algorithm/strategy' contains this text; sort cases whose 'type mode/input' does (e.g. 'u32 keys/')");
   app.add_flag("--every-algorithm", a.every_sort_algorithm, "With --primitive sort: the split sorts on every case (by default on u32 keys only)");
   app.add_option("--csv", a.csv, "Also write the rows as CSV to FILE")->check(writable_file());
@@ -102,6 +108,10 @@ int main(int argc, char** argv) {
       std::printf("(pipe rows: 'vs_CUB' is the speedup over one CPU core, 'of_copy' the fraction of the pinned pipeline's PCIe copy bound)\n");
       for (int k : a.log_sizes) bench_pipeline(r, std::int64_t(1) << k);
       if (a.beyond) bench_pipeline_beyond_gpu_memory(r);
+    }
+    if (p == "sort_pipeline") {
+      std::printf("(sortpipe rows: 'vs_CUB' is the speedup over the all-core CPU sort, 'of_copy' the fraction of two PCIe round trips)\n");
+      for (int k : a.log_sizes) bench_sort_pipeline(r, std::int64_t(1) << k, a.memory_limit);
     }
     if (p == "all" || p == "scan" || p == "select" || p == "sort") {
       for (int k : a.log_sizes) {

@@ -15,6 +15,7 @@
 #include <vector>
 #include "parascan/buffer.hpp"
 #include "parascan/error.hpp"
+#include "every_core.hpp"
 #include "runner.hpp"
 #include "parascan/host_pipeline.hpp"
 #include "parascan/scan.hpp"
@@ -22,16 +23,6 @@
 
 namespace parascan::app {
 namespace {
-
-int host_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
-
-/// f(part, begin, end) on one thread per host core, over [0, n) cut into contiguous parts.
-void on_every_core(std::int64_t n, const std::function<void(int, std::int64_t, std::int64_t)>& f) {
-  const int parts = host_cores();
-  std::vector<std::thread> pool;
-  for (int p = 0; p < parts; ++p) pool.emplace_back(f, p, n * p / parts, n * (p + 1) / parts);
-  for (auto& t : pool) t.join();
-}
 
 /// Inclusive u32 sum on every core: each part's total, their running sum, each part rescanned from it.
 void cpu_scan_every_core(const std::uint32_t* in, std::uint32_t* out, std::int64_t n) {

@@ -1,6 +1,6 @@
 // bench's shared runner: the timer, the copy bandwidth measured in the same run, the variant filter and
 // the table's rows; one entry point per primitive (one file each: scan_bench.cpp, select_bench.cpp,
-// sat_bench.cpp, pipeline_bench.cpp, sort_bench.cpp, mc_bench.cpp).
+// sat_bench.cpp, pipeline_bench.cpp, sort_pipeline_bench.cpp, sort_bench.cpp, mc_bench.cpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +41,8 @@ void bench_select(runner& r, std::int64_t n);
 void bench_sat(runner& r, bool quick);
 void bench_pipeline(runner& r, std::int64_t n);
 void bench_pipeline_beyond_gpu_memory(runner& r);
+/// u32 keys sorted out of core from pinned host memory (limit 0: a quarter of the keys' bytes).
+void bench_sort_pipeline(runner& r, std::int64_t n, std::size_t limit);
 /// Marching cubes of the procedural fields on grids of 128³, 256³ (and 512³ unless quick), f32.
 void bench_mc(runner& r, bool quick);
 

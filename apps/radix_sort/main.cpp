@@ -2,6 +2,7 @@
 // timed beside cub::DeviceRadixSort in the same run and optionally validated against CUB and a CPU
 // stable sort.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "parascan/device_info.hpp"
 #include "parascan/error.hpp"
 #include "parascan/radix_sort.hpp"
+#include "parascan/sort_pipeline.hpp"
 #include "parascan/validation/sort_check.hpp"
 
 namespace {
@@ -31,6 +33,7 @@ struct sort_args {
   int bits = -1, begin_bit = 0;
   std::int64_t n = std::int64_t(1) << 24;
   std::uint64_t seed = 1;
+  std::string memory_limit;  // --device-memory-limit
   common_options common;
 };
 
@@ -184,6 +187,112 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
   return exit_ok;
 }
 
+/// The keys (and values) sorted from host memory by radix_sort_pipeline: one round trip when they
+/// fit `limit` bytes of device memory (0: the free memory), two otherwise. Timed on the host (the
+/// copies are the work); checked against the CPU stable sort (CUB cannot hold what the GPU cannot).
+template <class Key, class V>
+int run_out_of_core(const sort_args& a, const host_array* file, const host_array* values, bool pairs, sort_options o,
+                    std::size_t limit) {
+  if constexpr (sizeof(V) < 4) {
+    throw input_error(a.values + ": the out-of-core sort moves values of 4 or 8 bytes, not " + std::to_string(sizeof(V)));
+  } else {
+    std::vector<Key> h_keys = file ? std::vector<Key>(file->as<Key>(), file->as<Key>() + file->count) : generate<Key>(a);
+    const std::int64_t n = static_cast<std::int64_t>(h_keys.size());
+    const int end_bit = o.end_bit < 0 ? static_cast<int>(8 * sizeof(Key)) : o.end_bit;
+    std::vector<V> h_values;
+    if (values) h_values.assign(values->as<V>(), values->as<V>() + n);
+    std::vector<Key> got(static_cast<std::size_t>(n), Key(0x5a));
+    std::vector<V> got_values(pairs ? static_cast<std::size_t>(n) : 0, V(0xa5));
+    sort_pipeline_options po;
+    po.device_memory_limit = limit;
+    radix_sort_pipeline<Key> keys_only(po);
+    radix_sort_pipeline<Key, V> with_values(po);
+    sort_pipeline_stats st;
+    std::vector<double> ms;
+    for (int r = 0; r < std::max(1, a.common.repeat); ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      st = pairs ? with_values.sort_pairs(h_keys.data(), got.data(), values ? h_values.data() : nullptr, got_values.data(), n, o)
+                 : keys_only.sort_keys(h_keys.data(), got.data(), n, o);
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    const double median = ms[ms.size() / 2];
+    std::string verdict = "not checked (--validate compares with a CPU stable sort)";
+    if (a.common.validate || (!file && n <= (std::int64_t(1) << 22))) {
+      const auto order = validation::cpu_sort_order(h_keys, o.begin_bit, end_bit, o.descending);
+      std::int64_t first = -1;
+      if (const std::int64_t bad = validation::bit_mismatches(got, validation::permuted(h_keys, order), &first); bad != 0)
+        throw mismatch_error("validation FAILED: " + std::to_string(bad) + " keys differ from the CPU stable sort; first at " +
+                             std::to_string(first));
+      std::int64_t bad = 0;
+      for (std::int64_t i = 0; pairs && i < n; ++i) {
+        const std::int64_t src = order[static_cast<std::size_t>(i)];
+        const V want_v = values ? h_values[static_cast<std::size_t>(src)] : static_cast<V>(src);
+        if (std::memcmp(&got_values[static_cast<std::size_t>(i)], &want_v, sizeof(V)) != 0 && bad++ == 0) first = i;
+      }
+      if (bad) throw mismatch_error("validation FAILED: " + std::to_string(bad) + (values ? " values" : " indices") +
+                                    " differ from the CPU stable sort; first at " + std::to_string(first));
+      verdict = std::string("PASS (keys match a CPU stable sort") +
+                (pairs ? (values ? ", values match the CPU)" : ", the permutation matches the CPU)") : ")");
+    }
+    if (!a.common.output.empty()) {
+      if (a.argsort) {
+        std::vector<std::int64_t> perm(got_values.begin(), got_values.end());
+        write_array(a.common.output, dtype::i64, perm.data(), n);
+      } else {
+        write_array(a.common.output, dtype_of<Key>(), got.data(), n);
+      }
+    }
+    if (!a.values_out.empty()) write_array(a.values_out, value_dtype<V>(values), got_values.data(), n);
+    const std::string what = !pairs ? "keys" : a.argsort ? "argsort" : "pairs";
+    const double gkeys = median > 0 ? static_cast<double>(n) / (median * 1e6) : 0.0;
+    if (!a.common.quiet) {
+      std::printf("radix_sort: %lld %s keys (%s), bits [%d,%d) %s, %s from host memory: %s\n", static_cast<long long>(n),
+                  std::string(to_string(dtype_of<Key>())).c_str(), file ? a.input.c_str() : a.dist.c_str(), o.begin_bit,
+                  end_bit, o.descending ? "descending" : "ascending", what.c_str(),
+                  st.out_of_core ? "out of core (two round trips)" : "one round trip");
+      if (st.out_of_core)
+        std::printf("pipeline: slots of %lld keys, %lld chunks partitioned, %lld batches sorted, %lld buckets split again, "
+                    "%lld copied as they stood\n",
+                    static_cast<long long>(st.slot_items), static_cast<long long>(st.partitions),
+                    static_cast<long long>(st.batches), static_cast<long long>(st.repartitioned),
+                    static_cast<long long>(st.unsorted));
+      std::printf("time: %.3f ms host to host (median of %d), %.3f Gkeys/s\n", median, static_cast<int>(ms.size()), gkeys);
+      std::printf("validation: %s\n", verdict.c_str());
+    }
+    if (!a.common.json.empty()) {
+      json_object j;
+      j.add("tool", "radix_sort").add("n", n).add("type", std::string(to_string(dtype_of<Key>()))).add("mode", what)
+          .add("dist", file ? std::string("file") : a.dist).add("begin_bit", o.begin_bit).add("end_bit", end_bit)
+          .add("descending", o.descending).add("out_of_core", st.out_of_core)
+          .add("device_memory_limit", static_cast<std::int64_t>(limit)).add("batches", st.batches)
+          .add("partitions", st.partitions).add("time_ms", median).add("gkeys_per_s", gkeys).add("validation", verdict);
+      write_json(a.common.json, j.str());
+    }
+    return exit_ok;
+  }
+}
+
+/// "4096", "512M", "2G" (binary units) → bytes; nullopt when malformed.
+std::optional<std::size_t> parse_bytes(const std::string& s) {
+  std::size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(s, &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  if (s.empty() || s[0] == '-') return std::nullopt;
+  const std::string unit = s.substr(used);
+  int shift = 0;
+  if (unit == "K" || unit == "KiB") shift = 10;
+  else if (unit == "M" || unit == "MiB") shift = 20;
+  else if (unit == "G" || unit == "GiB") shift = 30;
+  else if (!unit.empty()) return std::nullopt;
+  if (v == 0 || v > (~0ull >> shift)) return std::nullopt;
+  return static_cast<std::size_t>(v << shift);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -203,6 +312,9 @@ int main(int argc, char** argv) {
   app.add_option("--n", a.n, "Keys to generate when there is no input")->capture_default_str()->check(non_negative());
   app.add_option("--dist", a.dist, "Generated keys: uniform, sorted, reverse, few_unique, all_equal (hyphens read as underscores)")->capture_default_str();
   app.add_option("--seed", a.seed, "Seed of the generated keys")->capture_default_str();
+  app.add_option("--device-memory-limit", a.memory_limit,
+                 "Sort from host memory through at most this much device memory (bytes, or with K/M/G): two round trips "
+                 "over PCIe when the keys do not fit (out of core); used without this option when they do not fit the GPU");
   add_common_options(app, a.common, "radix_sort keys.npy --values ids.npy --validate -o sorted.npy --values-out ids_sorted.npy");
   return run_tool(app, argc, argv, [&]() -> int {
     sort_options o;
@@ -243,12 +355,39 @@ int main(int argc, char** argv) {
     }
     if (!a.values_out.empty() && a.values.empty() && !a.argsort)
       throw input_error("--values-out needs --values or --argsort");
+    std::optional<std::size_t> limit;
+    if (!a.memory_limit.empty() && !(limit = parse_bytes(a.memory_limit)))
+      throw input_error("--device-memory-limit: '" + a.memory_limit + "' is not a positive byte count (e.g. 4096, 512M, 2G)");
+    if (limit && o.algorithm != sort_algorithm::onesweep)
+      throw input_error("--device-memory-limit: the out-of-core sort runs onesweep, not " + a.algorithm);
+    if (limit && values && size_of(values->type) < 4)
+      throw input_error(a.values + ": the out-of-core sort moves values of 4 or 8 bytes, not " +
+                        std::to_string(size_of(values->type)));
     const auto d = select_device(a.common.device);
     if (!a.common.quiet) std::fprintf(stderr, "radix_sort: device %d: %s\n", d.id, d.name.c_str());
     const std::int64_t n = file ? file->count : a.n;
+    if (!limit && o.algorithm == sort_algorithm::onesweep && (!values || size_of(values->type) >= 4)) {
+      // The GPU run holds the keys three times (ours, CUB's, the input) and the values four times.
+      const std::size_t value_bytes = a.argsort ? 8 : values ? size_of(values->type) : 0;
+      const double need = static_cast<double>(n) * (3.0 * size_of(t) + 4.0 * value_bytes) * 1.25;
+      std::size_t free_bytes = 0, total = 0;
+      PARASCAN_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+      if (need > static_cast<double>(free_bytes)) {
+        limit = 0;  // what is free
+        if (!a.common.quiet)
+          std::fprintf(stderr, "radix_sort: %lld keys need more than the GPU's %.1f GiB free: sorting from host memory "
+                               "(no CUB comparison)\n", static_cast<long long>(n), static_cast<double>(free_bytes) / (1 << 30));
+      }
+    }
     return visit_dtype(t, [&](auto tag) -> int {
       using Key = typename decltype(tag)::type;
       const host_array* f = file ? &*file : nullptr;
+      if (limit) {
+        if (a.argsort) return run_out_of_core<Key, std::uint64_t>(a, f, nullptr, true, o, *limit);
+        if (!values) return run_out_of_core<Key, std::uint32_t>(a, f, nullptr, false, o, *limit);
+        if (size_of(values->type) == 4) return run_out_of_core<Key, std::uint32_t>(a, f, &*values, true, o, *limit);
+        return run_out_of_core<Key, std::uint64_t>(a, f, &*values, true, o, *limit);
+      }
       if (a.argsort) {
         if (n > static_cast<std::int64_t>(UINT32_MAX)) return run<Key, std::uint64_t>(a, f, nullptr, true, o);
         return run<Key, std::uint32_t>(a, f, nullptr, true, o);
