@@ -114,7 +114,6 @@ struct sort_engine<U, V>::state : sort_slots<U, V> {
       copy_out(s, out_keys + batch_at, pairs ? out_values + batch_at : nullptr, out_pinned, batch_len);
       record(s);
       ++st.batches;
-      batch.clear();
       batch_len = 0;
     };
     for (const auto& bucket : buckets) {
@@ -123,8 +122,19 @@ struct sort_engine<U, V>::state : sort_slots<U, V> {
       if (len == 0) continue;
       if (batch_len + len > cap) flush();
       if (len <= cap) {
-        if (batch_len == 0) batch_at = at;
-        batch.insert(batch.end(), bucket.begin(), bucket.end());
+        // Consecutive buckets lie side by side in every chunk: a batch is one piece per chunk. Its keys
+        // arrive chunk-major, not bucket-major; the batch's sort on all its bits orders them, and equal
+        // keys (one bucket) still come in chunk order, which is input order.
+        if (batch_len == 0) {
+          batch_at = at;
+          batch = bucket;
+        } else {
+          for (std::size_t c = 0; c < bucket.size(); ++c) {
+            if (bucket[c].at != batch[c].at + batch[c].len)
+              throw cuda_error(cudaErrorUnknown, "radix_sort_pipeline: buckets of a batch are not adjacent");
+            batch[c].len += bucket[c].len;
+          }
+        }
         batch_len += len;
       } else if (lo <= so.begin_bit) {  // every key of the bucket agrees on the sorted bits: in order already
         ++st.unsorted;

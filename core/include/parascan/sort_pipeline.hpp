@@ -75,14 +75,14 @@ using value_bits_t = std::conditional_t<Bytes == 4, std::uint32_t, std::uint64_t
 /// std::uint64_t). Not thread-safe: one run at a time per pipeline.
 template <class Key, class Value = void>
 class radix_sort_pipeline {
-  static_assert(std::is_void_v<Value> || sizeof(Value) == 4 || sizeof(Value) == 8,
-                "radix_sort_pipeline: values of 4 or 8 bytes");
+  using value_or_int = std::conditional_t<std::is_void_v<Value>, int, Value>;  // sizeof(void) is no size
+  static_assert(sizeof(value_or_int) == 4 || sizeof(value_or_int) == 8, "radix_sort_pipeline: values of 4 or 8 bytes");
   using bits = typename key_bits_of<Key>::type;
   struct none {
     using type = detail::no_value;
   };
   struct sized {
-    using type = detail::value_bits_t<sizeof(std::conditional_t<std::is_void_v<Value>, int, Value>)>;
+    using type = detail::value_bits_t<sizeof(value_or_int)>;
   };
   using value_bits = typename std::conditional_t<std::is_void_v<Value>, none, sized>::type;
 
