@@ -42,7 +42,19 @@ template <int Lanes, class Window>
 __device__ __forceinline__ void look_back_walk(Window& window, std::int64_t tile, std::int64_t stride, std::int64_t count,
                                           back_off delay) {
   static_assert(Lanes == 1 || Lanes == 32, "a walk is one thread or one warp");
-  const int lane = Lanes == 1 ? 0 : static_cast<int>(threadIdx.x % 32);
+  if constexpr (Lanes == 1) {  // a window of one: the same walk with the ballots and masks folded away
+    for (int poll = 0; count > 0; tile -= stride, --count, poll = 0) {
+      unsigned state;
+      while ((state = window.poll(tile - stride)) == state_invalid) {
+        window.waited();
+        delay.wait(poll++);
+      }
+      window.take(tile, 1, state == state_prefix);
+      if (state == state_prefix) return;
+    }
+    return;
+  }
+  const int lane = static_cast<int>(threadIdx.x % 32);
   while (count > 0) {
     const int n = count < Lanes ? static_cast<int>(count) : Lanes;
     unsigned prefix_lanes = 0;
