@@ -8,6 +8,8 @@
 #include <nccl.h>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <stdexcept>
 #include <numeric>
 #include <random>
 #include <string>
@@ -19,6 +21,7 @@
 #include "parascan/error.hpp"
 #include "parascan/validation/cub_scan.hpp"
 #include "parascan/validation/cub_select.hpp"
+#include "parascan/validation/sort_check.hpp"
 
 namespace {
 using namespace parascan;
@@ -30,7 +33,7 @@ using namespace parascan;
   } while (0)
 
 class dist_test : public ::testing::Test {
- protected:
+ public:
   void SetUp() override {
     if (!cuda_device_available()) GTEST_SKIP() << "no CUDA device: multi-GPU test skipped";
     PARASCAN_CUDA_CHECK(cudaGetDeviceCount(&ranks));
@@ -218,6 +221,122 @@ TEST_F(dist_test, selects_keep_global_order_and_counts) {
     }
     EXPECT_EQ(got, want);
   }
+}
+
+enum class keys_dist { uniform, all_equal, sorted, half_one_value, narrow };
+
+template <class Key>
+std::vector<Key> dist_keys(std::int64_t n, keys_dist d, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Key> k(static_cast<std::size_t>(n));
+  for (auto& x : k) {
+    std::uint64_t b = rng();
+    if (d == keys_dist::all_equal) b = 0x5555555555555555ull;
+    if (d == keys_dist::half_one_value && (rng() & 1)) b = 0x0123456789abcdefull;
+    if (d == keys_dist::narrow) b %= 5;
+    std::memcpy(&x, &b, sizeof(Key));
+  }
+  if (d == keys_dist::sorted) k = validation::permuted(k, validation::cpu_sort_order(k, 0, 8 * sizeof(Key), false));
+  return k;
+}
+
+/// The whole array sorted by CUB on GPU 0 (pairs: the global positions as values), the reference.
+template <class Key>
+void cub_reference(const std::vector<Key>& keys, int begin_bit, int end_bit, bool descending, std::vector<Key>& out_keys,
+                   std::vector<std::uint64_t>& out_pos) {
+  const std::int64_t n = static_cast<std::int64_t>(keys.size());
+  out_keys.assign(keys.size(), Key{});
+  out_pos.assign(keys.size(), 0);
+  if (n == 0) return;
+  PARASCAN_CUDA_CHECK(cudaSetDevice(0));
+  std::vector<std::uint64_t> pos(keys.size());
+  std::iota(pos.begin(), pos.end(), std::uint64_t(0));
+  device_buffer<Key> k(n), ko(n);
+  device_buffer<std::uint64_t> v(n), vo(n);
+  k.copy_from_host(keys.data(), n);
+  v.copy_from_host(pos.data(), n);
+  std::size_t b = 0;
+  PARASCAN_CUDA_CHECK(validation::cub_sort_pairs(nullptr, b, k.data(), ko.data(), v.data(), vo.data(), n, begin_bit, end_bit,
+                                                 descending));
+  device_buffer<char> t(b);
+  PARASCAN_CUDA_CHECK(validation::cub_sort_pairs(t.data(), b, k.data(), ko.data(), v.data(), vo.data(), n, begin_bit, end_bit,
+                                                 descending));
+  ko.copy_to_host(out_keys.data(), n);
+  vo.copy_to_host(out_pos.data(), n);
+}
+
+template <class Key>
+void check_dist_sort(dist_test& t, std::int64_t n, keys_dist d, int variant, int begin_bit, int end_bit, bool descending) {
+  SCOPED_TRACE("n=" + std::to_string(n) + " dist " + std::to_string(static_cast<int>(d)) + " shards " +
+               std::to_string(variant) + " bits [" + std::to_string(begin_bit) + "," + std::to_string(end_bit) + ")" +
+               (descending ? " descending" : ""));
+  const int P = t.ranks;
+  const std::vector<Key> keys = dist_keys<Key>(n, d, static_cast<std::uint64_t>(n) * 3 + static_cast<int>(d));
+  std::vector<Key> want;
+  std::vector<std::uint64_t> want_pos;
+  cub_reference(keys, begin_bit, end_bit, descending, want, want_pos);
+  const auto sizes = t.shards(n, variant);
+  std::vector<std::vector<Key>> got(P);
+  std::vector<std::vector<std::uint64_t>> got_pos(P);
+  std::vector<dist::sort_stats> stats(P);
+  t.on_ranks(sizes, [&](int r, std::int64_t begin, std::int64_t len) {
+    cudaStream_t s;
+    PARASCAN_CUDA_CHECK(cudaStreamCreate(&s));
+    const std::int64_t n_global = dist::global_count(len, t.comms[r], s);
+    const std::int64_t cap = n_global / P + 1;
+    std::vector<std::uint64_t> pos(static_cast<std::size_t>(len));
+    std::iota(pos.begin(), pos.end(), static_cast<std::uint64_t>(begin));
+    device_buffer<Key> k(len), ko(cap);
+    device_buffer<std::uint64_t> v(len), vo(cap);
+    k.copy_from_host(keys.data() + begin, len);
+    v.copy_from_host(pos.data(), len);
+    ko.poison(), vo.poison();
+    sort_options o;
+    o.begin_bit = begin_bit, o.end_bit = end_bit, o.descending = descending;
+    stats[r] = dist::sort_pairs(k.data(), v.data(), len, ko.data(), vo.data(), cap, t.comms[r], s, o);
+    got[r].resize(static_cast<std::size_t>(stats[r].local));
+    got_pos[r].resize(static_cast<std::size_t>(stats[r].local));
+    ko.copy_to_host(got[r].data(), stats[r].local);
+    vo.copy_to_host(got_pos[r].data(), stats[r].local);
+    // Keys only: the same keys come out.
+    device_buffer<Key> ko2(cap);
+    ko2.poison();
+    const auto st2 = dist::sort_keys(k.data(), len, ko2.data(), cap, t.comms[r], s, o);
+    std::vector<Key> keys_only(static_cast<std::size_t>(st2.local));
+    ko2.copy_to_host(keys_only.data(), st2.local);
+    if (validation::bit_mismatches(keys_only, got[r]) != 0) throw std::runtime_error("sort_keys differs from sort_pairs' keys");
+    PARASCAN_CUDA_CHECK(cudaStreamDestroy(s));
+  });
+  std::vector<Key> all;
+  std::vector<std::uint64_t> all_pos;
+  for (int r = 0; r < P; ++r) {
+    EXPECT_EQ(stats[r].global, n);
+    EXPECT_EQ(stats[r].local, n / P + (r < n % P ? 1 : 0)) << "rank " << r << ": not balanced";
+    all.insert(all.end(), got[r].begin(), got[r].end());
+    all_pos.insert(all_pos.end(), got_pos[r].begin(), got_pos[r].end());
+  }
+  std::int64_t first = -1;
+  EXPECT_EQ(validation::bit_mismatches(all, want, &first), 0) << "keys; first at " << first;
+  EXPECT_EQ(validation::bit_mismatches(all_pos, want_pos, &first), 0) << "positions (stability); first at " << first;
+}
+
+TEST_F(dist_test, sort_is_global_stable_and_balanced) {
+  for (const std::int64_t n : sizes_to_test(ranks))
+    for (keys_dist d : {keys_dist::uniform, keys_dist::all_equal, keys_dist::sorted, keys_dist::half_one_value,
+                        keys_dist::narrow}) {
+      if (n > (std::int64_t(1) << 25) && d != keys_dist::uniform && d != keys_dist::half_one_value) continue;
+      for (int variant : {0, 1}) check_dist_sort<std::uint32_t>(*this, n, d, variant, 0, 32, false);
+    }
+}
+
+TEST_F(dist_test, sort_of_every_width_descending_and_bit_ranges) {
+  check_dist_sort<float>(*this, 200003, keys_dist::uniform, 0, 0, 32, true);
+  check_dist_sort<std::int64_t>(*this, 200003, keys_dist::half_one_value, 1, 0, 64, false);
+  check_dist_sort<double>(*this, 200003, keys_dist::uniform, 0, 0, 64, true);
+  check_dist_sort<std::uint8_t>(*this, 200003, keys_dist::uniform, 1, 0, 8, false);
+  check_dist_sort<std::int16_t>(*this, 200003, keys_dist::narrow, 0, 0, 16, true);
+  check_dist_sort<std::uint32_t>(*this, 200003, keys_dist::uniform, 0, 5, 19, false);
+  check_dist_sort<std::uint32_t>(*this, 200003, keys_dist::uniform, 1, 7, 7, false);  // no bits: input order
 }
 
 }  // namespace

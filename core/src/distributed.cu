@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 #include "parascan/distributed.hpp"
+#include "parascan/error.hpp"
 #include "parascan/device/launch.cuh"
 #include "parascan/ops.hpp"
 #include "parascan/scan.hpp"
@@ -176,6 +177,20 @@ cudaError_t select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in,
 }
 
 std::string last_nccl_error() { return nccl_error_text; }
+
+std::int64_t global_count(std::int64_t n_local, ncclComm_t comm, cudaStream_t stream) {
+  std::int64_t* d = nullptr;
+  PARASCAN_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&d), sizeof(std::int64_t), stream));
+  std::int64_t h = n_local;
+  cudaError_t e = cudaMemcpyAsync(d, &h, sizeof h, cudaMemcpyHostToDevice, stream);
+  const ncclResult_t r = e == cudaSuccess ? ncclAllReduce(d, d, 1, ncclInt64, ncclSum, comm, stream) : ncclSuccess;
+  if (e == cudaSuccess && r == ncclSuccess) e = cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+  (void)cudaFreeAsync(d, stream);
+  if (r != ncclSuccess) throw cuda_error(cudaErrorUnknown, std::string("parascan::dist::global_count: NCCL: ") + ncclGetErrorString(r));
+  PARASCAN_CUDA_CHECK(e);
+  return h;
+}
 
 #define PARASCAN_DIST_SCAN(T, Op)                                                                                  \
   template cudaError_t inclusive_scan<T, Op>(void*, std::size_t&, const T*, T*, std::int64_t, Op, ncclComm_t,       \

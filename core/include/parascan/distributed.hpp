@@ -15,6 +15,15 @@
 //                                    because shards are), and in device memory its kept count, the
 //                                    global offset of its slice and the global kept count (the
 //                                    counts exchanged with ncclAllGather).
+//   sort_keys / sort_pairs           the global stable sort (every key type, descending, bit range;
+//                                    radix_sort.hpp's order), rank r ending with the r-th slice and
+//                                    n_global / P items (± 1) whatever the keys: cuts located exactly
+//                                    by a digit-by-digit search over the sorted shards, ties shared in
+//                                    global input order, pieces exchanged with ncclSend/ncclRecv, then
+//                                    sorted locally (core/src/distributed_sort.cu). Synchronous (the
+//                                    exchange needs its counts on the host); allocates its own storage;
+//                                    throws parascan::cuda_error. global_count() gives n_global, so a
+//                                    rank can size its output: n_global / P + 1 items always suffice.
 //
 // One process driving several GPUs calls these from one host thread per GPU: each call enqueues an
 // NCCL operation between kernels on the rank's stream, so the calls cannot sit inside one thread's
@@ -28,7 +37,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include "parascan/radix_sort.hpp"
 #include "parascan/select.hpp"
+#include "parascan/sort_pipeline.hpp"
 
 namespace parascan::dist {
 
@@ -55,6 +66,42 @@ cudaError_t select_if(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d
 template <class T>
 cudaError_t select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const std::uint8_t* d_flags, T* d_out,
                            std::int64_t n_local, select_counts counts, ncclComm_t comm, cudaStream_t stream = 0);
+
+/// n_global (ranks' item counts summed; synchronises the stream; throws on NCCL errors).
+std::int64_t global_count(std::int64_t n_local, ncclComm_t comm, cudaStream_t stream = 0);
+
+struct sort_stats {
+  std::int64_t global = 0;  ///< items over every rank
+  std::int64_t local = 0;   ///< items this rank holds after the sort (its slice of the global order)
+};
+
+namespace detail {
+template <class U, class V>
+sort_stats sort(const U* keys_in, const V* values_in, std::int64_t n_local, U* keys_out, V* values_out,
+                std::int64_t capacity, key_kind kind, sort_options o, ncclComm_t comm, cudaStream_t stream);
+}  // namespace detail
+
+/// d_keys_out holds `capacity` keys (at least this rank's share, n_global / P rounded up).
+template <class Key>
+sort_stats sort_keys(const Key* d_keys_in, std::int64_t n_local, Key* d_keys_out, std::int64_t capacity, ncclComm_t comm,
+                     cudaStream_t stream = 0, sort_options options = {}) {
+  using U = typename key_bits_of<Key>::type;
+  return detail::sort<U, parascan::detail::no_value>(reinterpret_cast<const U*>(d_keys_in), nullptr, n_local,
+                                                     reinterpret_cast<U*>(d_keys_out), nullptr, capacity,
+                                                     kind_of_key<Key>(), options, comm, stream);
+}
+/// Values of 4 or 8 bytes travel with their keys.
+template <class Key, class Value>
+sort_stats sort_pairs(const Key* d_keys_in, const Value* d_values_in, std::int64_t n_local, Key* d_keys_out,
+                      Value* d_values_out, std::int64_t capacity, ncclComm_t comm, cudaStream_t stream = 0,
+                      sort_options options = {}) {
+  static_assert(sizeof(Value) == 4 || sizeof(Value) == 8, "dist::sort_pairs: values of 4 or 8 bytes");
+  using U = typename key_bits_of<Key>::type;
+  using V = parascan::detail::value_bits_t<sizeof(Value)>;
+  return detail::sort<U, V>(reinterpret_cast<const U*>(d_keys_in), reinterpret_cast<const V*>(d_values_in), n_local,
+                            reinterpret_cast<U*>(d_keys_out), reinterpret_cast<V*>(d_values_out), capacity,
+                            kind_of_key<Key>(), options, comm, stream);
+}
 
 /// The text of the last NCCL error of this thread ("" if none).
 std::string last_nccl_error();
