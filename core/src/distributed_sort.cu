@@ -9,8 +9,9 @@
 //      order: rank, then position), so ties — all keys equal, one value holding half the keys — split
 //      exactly too;
 //   3. the pieces go to their ranks with grouped ncclSend / ncclRecv;
-//   4. each rank sorts what it received (runs in source-rank order, so the stable sort keeps ties in
-//      global input order).
+//   4. each rank merges the sorted runs it received, pairwise and neighbours only (runs come in
+//      source-rank order, ties taken from the earlier run), so ties stay in global input order: one
+//      local sort per item in all, plus log2(P) merge passes.
 // Synchronises the stream (the exchange needs its counts on the host); allocates its own temporary
 // storage (cudaMallocAsync on the stream); throws parascan::cuda_error.
 #include <algorithm>
@@ -63,6 +64,34 @@ __global__ void digit_starts_kernel(const U* sorted, field_of<U> field, const st
     a = b;
   }
   starts[t] = a;
+}
+
+/// Stable merge of the sorted runs a = [a0, a1) and b = [a1, b1) of `in` (b follows a in the global
+/// order, so ties take a's first) into out[a0, b1), by field; values follow. Each thread writes
+/// `per` consecutive outputs from the merge-path split of its first one (a binary search on its
+/// diagonal), so the work is independent of how the runs interleave.
+template <class U, class V, bool Pairs>
+__global__ void merge_kernel(const U* in, const V* in_v, U* out, V* out_v, std::int64_t a0, std::int64_t a1,
+                             std::int64_t b1, field_of<U> field, int per) {
+  const std::int64_t na = a1 - a0, nb = b1 - a1, n = na + nb;
+  const std::int64_t diag = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * per;
+  if (diag >= n) return;
+  // The split (i from a, diag − i from b) where the merge path crosses this diagonal: the smallest i
+  // with a[i] > b[diag − i − 1] (a's item goes after b's only if strictly greater).
+  std::int64_t lo = diag > nb ? diag - nb : 0, hi = diag < na ? diag : na;
+  while (lo < hi) {
+    const std::int64_t i = lo + (hi - lo) / 2;
+    if (field(in[a0 + i]) <= field(in[a1 + diag - i - 1])) lo = i + 1;
+    else hi = i;
+  }
+  std::int64_t i = lo, j = diag - lo;
+  const std::int64_t end = diag + per < n ? diag + per : n;
+  for (std::int64_t k = diag; k < end; ++k) {
+    const bool take_a = j >= nb || (i < na && field(in[a0 + i]) <= field(in[a1 + j]));
+    const std::int64_t src = take_a ? a0 + i++ : a1 + j++;
+    out[a0 + k] = in[src];
+    if constexpr (Pairs) out_v[a0 + k] = in_v[src];
+  }
 }
 
 template <class U, class V>
@@ -244,8 +273,38 @@ sort_stats sort(const U* keys_in, const V* values_in, std::int64_t n_local, U* k
   if (at != n_out)
     throw cuda_error(cudaErrorUnknown, "parascan::dist sort: rank " + std::to_string(r) + " expected " + std::to_string(n_out) +
                                            " items and is sent " + std::to_string(at));
-  // 4. The received runs (in source-rank order) sorted stably into the output.
-  local.local_sort(received, keys_out, received_v, values_out, n_out);
+  // 4. The received runs (sorted, in source-rank order) merged pairwise, neighbours only so that ties
+  //    keep the global order, ping-ponging between `received` and the output; the last round writes
+  //    the output (a copy if the rounds ended in `received`).
+  std::vector<std::int64_t> bounds{0};
+  for (int q = 0; q < P; ++q) {
+    const std::int64_t recv = c_all[static_cast<std::size_t>(q) * (P + 1) + r + 1] - c_all[static_cast<std::size_t>(q) * (P + 1) + r];
+    if (recv > 0) bounds.push_back(bounds.back() + recv);
+  }
+  U* from = received;
+  V* from_v = received_v;
+  U* to = keys_out;
+  V* to_v = values_out;
+  constexpr int per = 16;
+  while (bounds.size() > 2) {
+    std::vector<std::int64_t> next{0};
+    for (std::size_t k = 0; k + 1 < bounds.size(); k += 2) {
+      const std::int64_t a0 = bounds[k], a1 = bounds[k + 1], b1 = k + 2 < bounds.size() ? bounds[k + 2] : a1;
+      const std::int64_t threads = (b1 - a0 + per - 1) / per;
+      merge_kernel<U, V, pairs><<<static_cast<unsigned>((threads + 255) / 256), 256, 0, s>>>(from, from_v, to, to_v, a0, a1,
+                                                                                          b1, field, per);
+      PARASCAN_CUDA_CHECK(cudaGetLastError());
+      next.push_back(b1);
+    }
+    bounds.swap(next);
+    std::swap(from, to);
+    std::swap(from_v, to_v);
+  }
+  if (from != keys_out) {
+    PARASCAN_CUDA_CHECK(cudaMemcpyAsync(keys_out, from, static_cast<std::size_t>(n_out) * sizeof(U), cudaMemcpyDeviceToDevice, s));
+    if (pairs)
+      PARASCAN_CUDA_CHECK(cudaMemcpyAsync(values_out, from_v, static_cast<std::size_t>(n_out) * sizeof(V), cudaMemcpyDeviceToDevice, s));
+  }
   PARASCAN_CUDA_CHECK(cudaStreamSynchronize(s));
   return st;
 }
