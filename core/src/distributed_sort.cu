@@ -20,6 +20,7 @@
 #include "parascan/device/radix_digits.cuh"
 #include "parascan/distributed.hpp"
 #include "parascan/error.hpp"
+#include "dist_cuts.hpp"
 
 namespace parascan::dist::detail {
 namespace {
@@ -174,8 +175,7 @@ sort_stats sort(const U* keys_in, const V* values_in, std::int64_t n_local, U* k
   const std::vector<std::int64_t> n_of = to_host(d_counts, P, s);
   std::int64_t n_global = 0;
   for (auto c : n_of) n_global += c;
-  std::vector<std::int64_t> B(static_cast<std::size_t>(P) + 1, 0);
-  for (int q = 0; q < P; ++q) B[q + 1] = B[q] + n_global / P + (q < n_global % P ? 1 : 0);
+  const std::vector<std::int64_t> B = balanced_bounds(n_of);
   const std::int64_t n_out = B[r + 1] - B[r];
   sort_stats st{n_global, n_out};
   if (capacity < n_out)
@@ -189,10 +189,9 @@ sort_stats sort(const U* keys_in, const V* values_in, std::int64_t n_local, U* k
   V* sorted_v = pairs ? mem.get<V>(n_local) : nullptr;
   local.local_sort(keys_in, sorted, values_in, sorted_v, n_local);
 
-  // 2. The cuts B_1 … B_{P−1}, digit by digit: c[j] = how many of this rank's items go before cut j.
+  // 2. The cuts, digit by digit (dist_cuts.hpp): c[q] … c[q+1] of the sorted shard go to rank q.
   const int cuts = P - 1, width = end_bit - o.begin_bit;
-  std::vector<std::int64_t> lo(cuts, 0), hi(cuts, n_local), below(cuts, 0);
-  std::vector<std::uint64_t> prefix(cuts, 0);
+  cut_search search(cuts, n_local);
   const field_of<U> field{kind, o.descending, o.begin_bit, width};
   if (cuts > 0 && width > 0) {
     std::int64_t* d_lo = mem.get<std::int64_t>(cuts);
@@ -202,49 +201,27 @@ sort_stats sort(const U* keys_in, const V* values_in, std::int64_t n_local, U* k
     std::int64_t* d_sizes = mem.get<std::int64_t>(cuts * 256);
     for (int done = 0; done < width;) {
       const int bits = std::min(8, width - done), shift = width - done - bits;
-      to_device(d_lo, lo, s), to_device(d_hi, hi, s), to_device(d_prefix, prefix, s);
+      to_device(d_lo, search.lo, s), to_device(d_hi, search.hi, s), to_device(d_prefix, search.prefix, s);
       digit_starts_kernel<U><<<(cuts * 257 + 255) / 256, 256, 0, s>>>(sorted, field, d_lo, d_hi, d_prefix, shift, bits,
                                                                       cuts, d_starts);
       PARASCAN_CUDA_CHECK(cudaGetLastError());
       const std::vector<std::int64_t> starts = to_host(d_starts, cuts * 257, s);
-      std::vector<std::int64_t> sizes(static_cast<std::size_t>(cuts) * 256);
-      for (int j = 0; j < cuts; ++j)
-        for (int d = 0; d < 256; ++d) sizes[j * 256 + d] = starts[j * 257 + d + 1] - starts[j * 257 + d];
-      to_device(d_sizes, sizes, s);
+      to_device(d_sizes, search.sizes(starts), s);
       nccl_check(ncclAllReduce(d_sizes, d_sizes, static_cast<std::size_t>(cuts) * 256, ncclInt64, ncclSum, comm, s),
                  "ncclAllReduce (digit counts)");
-      const std::vector<std::int64_t> global = to_host(d_sizes, cuts * 256, s);
-      for (int j = 0; j < cuts; ++j) {
-        if (B[j + 1] >= n_global) continue;  // the cut is past every item: decided below
-        int d = 0;
-        while (d < (1 << bits) - 1 && below[j] + global[j * 256 + d] <= B[j + 1]) below[j] += global[j * 256 + d++];
-        prefix[j] = (prefix[j] << bits) | static_cast<std::uint64_t>(d);
-        lo[j] = starts[j * 257 + d], hi[j] = starts[j * 257 + d + 1];
-      }
+      search.narrow(B, n_global, starts, to_host(d_sizes, cuts * 256, s), bits);
       done += bits;
     }
   }
-  // The keys equal to the one at the cut are shared in rank order.
-  std::vector<std::int64_t> c(static_cast<std::size_t>(P) + 1, 0);
-  c[P] = n_local;
+  std::vector<std::int64_t> ties_all;
   if (cuts > 0) {
-    std::int64_t* d_eq = mem.get<std::int64_t>(static_cast<std::int64_t>(cuts) * (P + 1));
-    std::vector<std::int64_t> eq(cuts);
-    for (int j = 0; j < cuts; ++j) eq[j] = hi[j] - lo[j];
-    to_device(d_eq + static_cast<std::int64_t>(cuts) * P, eq, s);
-    nccl_check(ncclAllGather(d_eq + static_cast<std::int64_t>(cuts) * P, d_eq, cuts, ncclInt64, comm, s),
+    std::int64_t* d_ties = mem.get<std::int64_t>(static_cast<std::int64_t>(cuts) * (P + 1));
+    to_device(d_ties + static_cast<std::int64_t>(cuts) * P, search.ties(), s);
+    nccl_check(ncclAllGather(d_ties + static_cast<std::int64_t>(cuts) * P, d_ties, cuts, ncclInt64, comm, s),
                "ncclAllGather (ties)");
-    const std::vector<std::int64_t> eq_all = to_host(d_eq, static_cast<std::int64_t>(cuts) * P, s);
-    for (int j = 0; j < cuts; ++j) {
-      if (B[j + 1] >= n_global) {
-        c[j + 1] = n_local;
-        continue;
-      }
-      std::int64_t take = B[j + 1] - below[j];  // ties before the cut, over all ranks in rank order
-      for (int q = 0; q < r; ++q) take -= std::min(take, eq_all[static_cast<std::size_t>(q) * cuts + j]);
-      c[j + 1] = lo[j] + std::min(take, eq[j]);
-    }
+    ties_all = to_host(d_ties, static_cast<std::int64_t>(cuts) * P, s);
   }
+  const std::vector<std::int64_t> c = search.positions(B, n_global, ties_all, r, n_local);
 
   // 3. The exchange: every rank's cut positions, then grouped sends and receives.
   std::int64_t* d_c = mem.get<std::int64_t>(static_cast<std::int64_t>(P + 1) * (P + 1));
