@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <vector>
+#include "parascan/config.hpp"
 
 namespace parascan::dist::detail {
 
@@ -80,5 +81,33 @@ struct cut_search {
     return c;
   }
 };
+
+/// The merge path of two sorted runs a (na items) and b (nb items), b after a in the global order so
+/// that ties take a's first: how many of the first `diag` outputs come from a — the smallest i with
+/// a[i] > b[diag − i − 1]. `le(i, j)` is a[i] ≤ b[j]. Host and device (distributed_sort.cu's merge).
+template <class LessEqual>
+PARASCAN_HD std::int64_t merge_path_split(std::int64_t diag, std::int64_t na, std::int64_t nb, LessEqual le) {
+  std::int64_t lo = diag > nb ? diag - nb : 0, hi = diag < na ? diag : na;
+  while (lo < hi) {
+    const std::int64_t i = lo + (hi - lo) / 2;
+    if (le(i, diag - i - 1)) lo = i + 1;
+    else hi = i;
+  }
+  return lo;
+}
+
+/// One thread's part of the merge: outputs diag … diag + per − 1 (fewer at the end), from its split;
+/// emit(k, from_a, index) writes output k from a[index] or b[index].
+template <class LessEqual, class Emit>
+PARASCAN_HD void merge_path_run(std::int64_t diag, std::int64_t per, std::int64_t na, std::int64_t nb, LessEqual le,
+                                Emit emit) {
+  std::int64_t i = merge_path_split(diag, na, nb, le), j = diag - i;
+  const std::int64_t end = diag + per < na + nb ? diag + per : na + nb;
+  for (std::int64_t k = diag; k < end; ++k) {
+    const bool take_a = j >= nb || (i < na && le(i, j));
+    if (take_a) emit(k, true, i++);
+    else emit(k, false, j++);
+  }
+}
 
 }  // namespace parascan::dist::detail

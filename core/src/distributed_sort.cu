@@ -77,22 +77,12 @@ __global__ void merge_kernel(const U* in, const V* in_v, U* out, V* out_v, std::
   const std::int64_t na = a1 - a0, nb = b1 - a1, n = na + nb;
   const std::int64_t diag = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * per;
   if (diag >= n) return;
-  // The split (i from a, diag − i from b) where the merge path crosses this diagonal: the smallest i
-  // with a[i] > b[diag − i − 1] (a's item goes after b's only if strictly greater).
-  std::int64_t lo = diag > nb ? diag - nb : 0, hi = diag < na ? diag : na;
-  while (lo < hi) {
-    const std::int64_t i = lo + (hi - lo) / 2;
-    if (field(in[a0 + i]) <= field(in[a1 + diag - i - 1])) lo = i + 1;
-    else hi = i;
-  }
-  std::int64_t i = lo, j = diag - lo;
-  const std::int64_t end = diag + per < n ? diag + per : n;
-  for (std::int64_t k = diag; k < end; ++k) {
-    const bool take_a = j >= nb || (i < na && field(in[a0 + i]) <= field(in[a1 + j]));
-    const std::int64_t src = take_a ? a0 + i++ : a1 + j++;
+  const auto le = [&](std::int64_t i, std::int64_t j) { return field(in[a0 + i]) <= field(in[a1 + j]); };
+  merge_path_run(diag, per, na, nb, le, [&](std::int64_t k, bool from_a, std::int64_t idx) {
+    const std::int64_t src = from_a ? a0 + idx : a1 + idx;
     out[a0 + k] = in[src];
     if constexpr (Pairs) out_v[a0 + k] = in_v[src];
-  }
+  });
 }
 
 template <class U, class V>

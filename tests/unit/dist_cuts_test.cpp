@@ -14,6 +14,7 @@
 namespace {
 using parascan::dist::detail::balanced_bounds;
 using parascan::dist::detail::cut_search;
+using parascan::dist::detail::merge_path_run;
 
 struct item {
   std::uint32_t key;
@@ -134,6 +135,30 @@ TEST(dist_cuts, partial_bit_ranges_and_no_bits) {
   for (int width : {12, 4, 0})
     for (dist d : {dist::uniform, dist::half_one_value, dist::narrow})
       for (int style : {0, 1, 2}) check(4, 20011, d, width, style, ++seed);
+}
+
+/// The receiving side's merge as merge_kernel runs it (merge_path_run per thread of `per` outputs);
+/// the result must be std::merge's (stable: a's items first on ties).
+TEST(dist_cuts, merge_path_threads_give_the_stable_merge) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::int64_t na = rng() % 200, nb = rng() % 200;
+    const int range = trial % 3 == 0 ? 3 : 1000;  // many ties, or few
+    const int per = 1 + static_cast<int>(rng() % 17);
+    std::vector<item> a(na), b(nb);
+    for (std::int64_t i = 0; i < na; ++i) a[i] = {static_cast<std::uint32_t>(rng() % range), i};
+    for (std::int64_t i = 0; i < nb; ++i) b[i] = {static_cast<std::uint32_t>(rng() % range), na + i};
+    const auto by_key = [](const item& x, const item& y) { return x.key < y.key; };
+    std::sort(a.begin(), a.end(), by_key);
+    std::sort(b.begin(), b.end(), by_key);
+    std::vector<item> want(na + nb), got(na + nb, item{0, -1});
+    std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin(), by_key);
+    const auto le = [&](std::int64_t i, std::int64_t j) { return a[i].key <= b[j].key; };
+    for (std::int64_t diag = 0; diag < na + nb; diag += per)
+      merge_path_run(diag, per, na, nb, le, [&](std::int64_t k, bool from_a, std::int64_t i) { got[k] = from_a ? a[i] : b[i]; });
+    for (std::int64_t k = 0; k < na + nb; ++k)
+      ASSERT_EQ(got[k].pos, want[k].pos) << "trial " << trial << " at " << k << " (na " << na << ", nb " << nb << ", per " << per << ")";
+  }
 }
 
 }  // namespace
