@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -20,6 +21,20 @@ inline void on_every_core(std::int64_t n, const std::function<void(int, std::int
   std::vector<std::thread> pool;
   for (int p = 0; p < parts; ++p) pool.emplace_back(f, p, n * p / parts, n * (p + 1) / parts);
   for (auto& t : pool) t.join();
+}
+
+/// Median wall-clock ms of f over `reps` runs after one untimed warm-up (host-to-host work: the
+/// pipelines block until their output is complete).
+inline double host_median_ms(int reps, const std::function<void()>& f) {
+  f();
+  std::vector<double> t;
+  for (int k = 0; k < reps; ++k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
 }
 
 /// out = in sorted (u32), on every core: each part counts its keys' top bytes; the counts give every

@@ -80,17 +80,7 @@ std::int64_t cpu_select_every_core(const std::uint32_t* in, std::uint32_t* out, 
 /// fraction of the pinned pipeline's copy bound.
 void bench_pipeline(runner& r, std::int64_t n) {
   const int reps = n >= (std::int64_t(1) << 28) ? 3 : r.repeat();
-  auto host_ms = [&](const std::function<void()>& f) {
-    f();  // warm-up
-    std::vector<double> t;
-    for (int k = 0; k < reps; ++k) {
-      const auto t0 = std::chrono::steady_clock::now();
-      f();
-      t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-  };
+  const auto host_ms = [&](const std::function<void()>& f) { return host_median_ms(reps, f); };
   std::uint32_t *h_in = nullptr, *h_out = nullptr;
   PARASCAN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h_in), static_cast<std::size_t>(n) * 4));
   PARASCAN_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h_out), static_cast<std::size_t>(n) * 4));

@@ -22,17 +22,7 @@ namespace parascan::app {
 
 void bench_sort_pipeline(runner& r, std::int64_t n, std::size_t limit) {
   const int reps = n >= (std::int64_t(1) << 30) ? 3 : r.repeat();
-  const auto host_ms = [&](const std::function<void()>& f) {
-    f();  // warm-up (the pipelines allocate their pinned buffers once)
-    std::vector<double> t;
-    for (int k = 0; k < reps; ++k) {
-      const auto t0 = std::chrono::steady_clock::now();
-      f();
-      t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-  };
+  const auto host_ms = [&](const std::function<void()>& f) { return host_median_ms(reps, f); };
   const std::size_t bytes = static_cast<std::size_t>(n) * 4;
   if (limit == 0) limit = std::max<std::size_t>(bytes / 4, std::size_t(64) << 20);
   std::uint32_t *h_in = nullptr, *h_out = nullptr;

@@ -61,6 +61,27 @@ dtype value_dtype(const host_array* values) {
   return values ? values->type : dtype_of<V>();
 }
 
+/// The values (argsort: the permutation) against the CPU stable sort's order; throws on a mismatch.
+template <class V>
+void check_values(const std::vector<std::int64_t>& order, const std::vector<V>& h_values, const std::vector<V>& got_values,
+                  bool have_values) {
+  std::int64_t bad = 0, first = -1;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::int64_t src = order[i];
+    const V want_v = have_values ? h_values[static_cast<std::size_t>(src)] : static_cast<V>(src);
+    if (std::memcmp(&got_values[i], &want_v, sizeof(V)) != 0 && bad++ == 0) first = static_cast<std::int64_t>(i);
+  }
+  if (bad) throw mismatch_error("validation FAILED: " + std::to_string(bad) + (have_values ? " values" : " indices") +
+                                " differ from the CPU stable sort; first at " + std::to_string(first));
+}
+
+/// -o (the keys, or the permutation as i64 with --argsort) and --values-out.
+template <class Key, class V>
+void write_outputs(const sort_args& a, const std::vector<Key>& got, const std::vector<V>& got_values, const host_array* values,
+                   std::int64_t n) {
+  write_outputs(a, got, got_values, values, n);
+}
+
 /// Sorts keys (Key) with values of raw type V (argsort: V is the index type, values == nullptr and
 /// `argsort`); no values at all when `pairs` is false.
 template <class Key, class V>
@@ -141,28 +162,11 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
     if (const std::int64_t bad = validation::bit_mismatches(got, want, &first); bad != 0)
       throw mismatch_error("validation FAILED: " + std::to_string(bad) + " keys differ from CUB and the CPU; first at " +
                            std::to_string(first));
-    if (pairs) {
-      std::int64_t bad = 0;
-      for (std::int64_t i = 0; i < n; ++i) {
-        const std::int64_t src = order[static_cast<std::size_t>(i)];
-        const V want_v = values ? h_values[static_cast<std::size_t>(src)] : static_cast<V>(src);
-        if (std::memcmp(&got_values[static_cast<std::size_t>(i)], &want_v, sizeof(V)) != 0 && bad++ == 0) first = i;
-      }
-      if (bad) throw mismatch_error("validation FAILED: " + std::to_string(bad) + (values ? " values" : " indices") +
-                                    " differ from the CPU stable sort; first at " + std::to_string(first));
-    }
+    if (pairs) check_values(order, h_values, got_values, values != nullptr);
     verdict = std::string(cub_ambiguous ? "PASS (keys match a CPU stable sort" : "PASS (keys match cub::DeviceRadixSort and a CPU stable sort") +
               std::string(pairs ? (values ? ", values match the CPU)" : ", the permutation matches the CPU)") : ")");
   }
-  if (!a.common.output.empty()) {
-    if (a.argsort) {
-      std::vector<std::int64_t> perm(got_values.begin(), got_values.end());
-      write_array(a.common.output, dtype::i64, perm.data(), n);
-    } else {
-      write_array(a.common.output, dtype_of<Key>(), got.data(), n);
-    }
-  }
-  if (!a.values_out.empty()) write_array(a.values_out, value_dtype<V>(values), got_values.data(), n);
+  write_outputs(a, got, got_values, values, n);
 
   const double value_bytes = pairs ? static_cast<double>(sizeof(V)) * (values ? 2 : 1) : 0.0;
   const double bytes = static_cast<double>(n) * (2.0 * sizeof(Key) + value_bytes);  // read and write once
@@ -224,26 +228,11 @@ int run_out_of_core(const sort_args& a, const host_array* file, const host_array
       if (const std::int64_t bad = validation::bit_mismatches(got, validation::permuted(h_keys, order), &first); bad != 0)
         throw mismatch_error("validation FAILED: " + std::to_string(bad) + " keys differ from the CPU stable sort; first at " +
                              std::to_string(first));
-      std::int64_t bad = 0;
-      for (std::int64_t i = 0; pairs && i < n; ++i) {
-        const std::int64_t src = order[static_cast<std::size_t>(i)];
-        const V want_v = values ? h_values[static_cast<std::size_t>(src)] : static_cast<V>(src);
-        if (std::memcmp(&got_values[static_cast<std::size_t>(i)], &want_v, sizeof(V)) != 0 && bad++ == 0) first = i;
-      }
-      if (bad) throw mismatch_error("validation FAILED: " + std::to_string(bad) + (values ? " values" : " indices") +
-                                    " differ from the CPU stable sort; first at " + std::to_string(first));
+      if (pairs) check_values(order, h_values, got_values, values != nullptr);
       verdict = std::string("PASS (keys match a CPU stable sort") +
                 (pairs ? (values ? ", values match the CPU)" : ", the permutation matches the CPU)") : ")");
     }
-    if (!a.common.output.empty()) {
-      if (a.argsort) {
-        std::vector<std::int64_t> perm(got_values.begin(), got_values.end());
-        write_array(a.common.output, dtype::i64, perm.data(), n);
-      } else {
-        write_array(a.common.output, dtype_of<Key>(), got.data(), n);
-      }
-    }
-    if (!a.values_out.empty()) write_array(a.values_out, value_dtype<V>(values), got_values.data(), n);
+    write_outputs(a, got, got_values, values, n);
     const std::string what = !pairs ? "keys" : a.argsort ? "argsort" : "pairs";
     const double gkeys = median > 0 ? static_cast<double>(n) / (median * 1e6) : 0.0;
     if (!a.common.quiet) {
