@@ -8,6 +8,7 @@
 //   sat:      summed-area tables of u8 images (sat_bench.cpp)
 //   pipeline: host arrays through the GPU with the transfers, beside the CPU (pipeline_bench.cpp)
 //   sort_pipeline: keys sorted out of core from host memory (sort_pipeline_bench.cpp)
+//   dist:     scan and sort over every GPU of the host with NCCL (dist_bench.cu, NCCL builds only)
 //   mc:       marching cubes of the procedural fields (mc_bench.cpp)
 // (The block-size study of the scan is experiments/scan_shape_sweep.cu.)
 #include <cstdio>
@@ -77,9 +78,10 @@ int main(int argc, char** argv) {
                  "argsort on uniform, few_distinct, sorted and all_equal keys beside CUB; sat: 1024² to 16384² u8 images, "
                  "8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside the CPU (one core "
                  "and every core) and the PCIe copy bound; sort_pipeline: u32 keys sorted out of core from host memory beside "
-                 "two PCIe round trips and the all-core CPU sort; mc: marching cubes of procedural fields on 128³ to 512³ "
+                 "two PCIe round trips and the all-core CPU sort; dist: scan and sort of u32 items on every GPU of the host "
+                 "beside one GPU, and the exchange beside the peer-to-peer bandwidth (NCCL builds); mc: marching cubes of procedural fields on 128³ to 512³ "
                  "grids; all is scan, select and sat)")
-      ->check(CLI::IsMember({"scan", "select", "sort", "sat", "pipeline", "sort_pipeline", "mc", "all"}))
+      ->check(CLI::IsMember({"scan", "select", "sort", "sat", "pipeline", "sort_pipeline", "dist", "mc", "all"}))
       ->capture_default_str();
   app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two, 1 to 34 (default 16 20 24 28 30)")->delimiter(',')->check(CLI::Range(1, 34));
   app.add_flag("--beyond-gpu-memory", a.beyond,
@@ -108,6 +110,14 @@ int main(int argc, char** argv) {
       std::printf("(pipe rows: 'vs_CUB' is the speedup over one CPU core, 'of_copy' the fraction of the pinned pipeline's PCIe copy bound)\n");
       for (int k : a.log_sizes) bench_pipeline(r, std::int64_t(1) << k);
       if (a.beyond) bench_pipeline_beyond_gpu_memory(r);
+    }
+    if (p == "dist") {
+#ifdef PARASCAN_HAVE_NCCL
+      std::printf("(dist rows: 'vs_CUB' is the speedup over one GPU; the exchange row's 'of_copy' the fraction of peer-to-peer bandwidth)\n");
+      for (int k : a.log_sizes) bench_dist(r, std::int64_t(1) << k);
+#else
+      throw input_error("--primitive dist: this bench was built without NCCL (PARASCAN_WITH_NCCL)");
+#endif
     }
     if (p == "sort_pipeline") {
       std::printf("(sortpipe rows: 'vs_CUB' is the speedup over the all-core CPU sort, 'of_copy' the fraction of two PCIe round trips)\n");

@@ -43,6 +43,9 @@ void bench_pipeline(runner& r, std::int64_t n);
 void bench_pipeline_beyond_gpu_memory(runner& r);
 /// u32 keys sorted out of core from pinned host memory (limit 0: a quarter of the keys' bytes).
 void bench_sort_pipeline(runner& r, std::int64_t n, std::size_t limit);
+/// Scan and sort of n u32 items on every GPU of the host beside one GPU, and the exchange beside the
+/// peer-to-peer bandwidth (built with NCCL only: dist_bench.cu).
+void bench_dist(runner& r, std::int64_t n);
 /// Marching cubes of the procedural fields on grids of 128³, 256³ (and 512³ unless quick), f32.
 void bench_mc(runner& r, bool quick);
 
