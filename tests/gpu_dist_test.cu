@@ -339,4 +339,18 @@ TEST_F(dist_test, sort_of_every_width_descending_and_bit_ranges) {
   check_dist_sort<std::uint32_t>(*this, 200003, keys_dist::uniform, 1, 7, 7, false);  // no bits: input order
 }
 
+TEST_F(dist_test, a_too_small_output_is_refused_on_every_rank) {
+  const std::int64_t n = 10007;
+  std::vector<std::string> errors(ranks);
+  on_ranks(shards(n, 0), [&](int r, std::int64_t begin, std::int64_t len) {
+    device_buffer<std::uint32_t> k(len), o(n);
+    try {  // rank 0 offers no room: every rank must refuse (none may wait in a collective)
+      dist::sort_keys(k.data(), len, o.data(), r == 0 ? 0 : n, comms[r], 0);
+    } catch (const cuda_error& e) {
+      errors[r] = e.what();
+    }
+  });
+  for (int r = 0; r < ranks; ++r) EXPECT_NE(errors[r].find("rank 0 receives"), std::string::npos) << "rank " << r << ": " << errors[r];
+}
+
 }  // namespace

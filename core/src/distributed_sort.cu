@@ -158,19 +158,22 @@ sort_stats sort(const U* keys_in, const V* values_in, std::int64_t n_local, U* k
   nccl_check(ncclCommUserRank(comm, &r), "ncclCommUserRank");
   scratch mem{s, {}};
 
-  // Every rank's count, and the balanced output: rank q gets share(q) items, B[q] of them before it.
-  std::int64_t* d_counts = mem.get<std::int64_t>(P + 1);
-  to_device(d_counts + P, std::vector<std::int64_t>{n_local}, s);
-  nccl_check(ncclAllGather(d_counts + P, d_counts, 1, ncclInt64, comm, s), "ncclAllGather (counts)");
-  const std::vector<std::int64_t> n_of = to_host(d_counts, P, s);
-  std::int64_t n_global = 0;
-  for (auto c : n_of) n_global += c;
+  // Every rank's count and output capacity, and the balanced output: rank q gets B[q+1] − B[q] items.
+  // Every rank checks every capacity, so that all throw together rather than leave the others waiting.
+  std::int64_t* d_counts = mem.get<std::int64_t>(2 * (P + 1));
+  to_device(d_counts + 2 * P, std::vector<std::int64_t>{n_local, capacity}, s);
+  nccl_check(ncclAllGather(d_counts + 2 * P, d_counts, 2, ncclInt64, comm, s), "ncclAllGather (counts)");
+  const std::vector<std::int64_t> counts = to_host(d_counts, 2 * P, s);
+  std::vector<std::int64_t> n_of(P);
+  for (int q = 0; q < P; ++q) n_of[q] = counts[2 * q];
   const std::vector<std::int64_t> B = balanced_bounds(n_of);
-  const std::int64_t n_out = B[r + 1] - B[r];
+  const std::int64_t n_global = B[P], n_out = B[r + 1] - B[r];
   sort_stats st{n_global, n_out};
-  if (capacity < n_out)
-    throw cuda_error(cudaErrorInvalidValue, "parascan::dist sort: rank " + std::to_string(r) + " receives " +
-                                                std::to_string(n_out) + " items but its output holds " + std::to_string(capacity));
+  for (int q = 0; q < P; ++q)
+    if (counts[2 * q + 1] < B[q + 1] - B[q])
+      throw cuda_error(cudaErrorInvalidValue, "parascan::dist sort: rank " + std::to_string(q) + " receives " +
+                                                  std::to_string(B[q + 1] - B[q]) + " items but its output holds " +
+                                                  std::to_string(counts[2 * q + 1]));
   if (n_global == 0) return st;
 
   // 1. The shard sorted.
