@@ -79,7 +79,15 @@ void check_values(const std::vector<std::int64_t>& order, const std::vector<V>& 
 template <class Key, class V>
 void write_outputs(const sort_args& a, const std::vector<Key>& got, const std::vector<V>& got_values, const host_array* values,
                    std::int64_t n) {
-  write_outputs(a, got, got_values, values, n);
+  if (!a.common.output.empty()) {
+    if (a.argsort) {
+      std::vector<std::int64_t> perm(got_values.begin(), got_values.end());
+      write_array(a.common.output, dtype::i64, perm.data(), n);
+    } else {
+      write_array(a.common.output, dtype_of<Key>(), got.data(), n);
+    }
+  }
+  if (!a.values_out.empty()) write_array(a.values_out, value_dtype<V>(values), got_values.data(), n);
 }
 
 /// Sorts keys (Key) with values of raw type V (argsort: V is the index type, values == nullptr and
