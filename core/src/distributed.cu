@@ -1,8 +1,10 @@
-// parascan::dist (distributed.hpp): the global scan over ranks — local scan, totals exchanged with
-// ncclAllGather, each shard combined with the totals before it. Traffic per rank: the local scan (read
-// and write n) and one pass that applies the offset (read and write n; rank 0's inclusive scan skips
-// it), plus P small totals over the network.
+// parascan::dist (distributed.hpp): the global scan over ranks — each shard reduced, the totals
+// exchanged with ncclAllGather, each shard scanned once seeded with the totals before it (3n/P of
+// traffic per rank, the least a rank can do that writes each output once: it needs the totals before
+// it first), plus P small totals over the network; and the global compaction.
+#include <algorithm>
 #include <cstring>
+#include <vector>
 #include <string>
 #include "parascan/distributed.hpp"
 #include "parascan/error.hpp"
@@ -29,38 +31,45 @@ struct part {
   int has;
 };
 
-template <class T>
-__global__ void own_part_kernel(const T* scanned, std::int64_t n, part<T>* own) {
-  own->has = n > 0;
-  if (n > 0) own->value = scanned[n - 1];
+constexpr int reduce_threads = 256, reduce_blocks = 1024;
+
+template <class T, class Op>
+__device__ __forceinline__ void combine(T& v, bool& has, const T& w, bool w_has, Op op) {
+  if (w_has) v = has ? op(v, w) : w;
+  has = has || w_has;
 }
 
-/// out[i] = seed ∘ scanned[i] (inclusive) or seed ∘ scanned[i − 1], out[0] = seed (exclusive), where
-/// seed = [init ∘] the totals of ranks 0 … rank − 1, in order.
+/// Block b's part of the shard folded with op (order-free: parascan's operators commute), to
+/// partials[b] (has = 0 when the block saw no item).
 template <class T, class Op>
-__global__ void apply_seed_kernel(const part<T>* parts, int rank, const T* scanned, T* out, std::int64_t n, Op op,
-                                  bool exclusive, bool has_init, T init) {
-  __shared__ T seed_shared;
-  __shared__ int has_seed_shared;
-  if (threadIdx.x == 0) {
-    T seed = init;
-    int has = has_init;
-    for (int q = 0; q < rank; ++q) {
-      if (!parts[q].has) continue;
-      seed = has ? op(seed, parts[q].value) : parts[q].value;
-      has = 1;
-    }
-    seed_shared = seed;
-    has_seed_shared = has;
-  }
-  __syncthreads();
-  const T seed = seed_shared;
-  const bool has = has_seed_shared != 0;
+__global__ void __launch_bounds__(reduce_threads) reduce_blocks_kernel(const T* in, std::int64_t n, Op op, part<T>* partials) {
+  T v{};
+  bool has = false;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    if (exclusive) out[i] = i == 0 ? seed : op(seed, scanned[i - 1]);
-    else if (has) out[i] = op(seed, scanned[i]);
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    combine(v, has, in[i], true, op);
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const T w = __shfl_down_sync(0xffffffffu, v, offset);
+    const bool w_has = __shfl_down_sync(0xffffffffu, has ? 1 : 0, offset) != 0;
+    combine(v, has, w, w_has, op);
   }
+  __shared__ part<T> warps[reduce_threads / 32];
+  if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = {v, has ? 1 : 0};
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    T total{};
+    bool any = false;
+    for (int w = 0; w < reduce_threads / 32; ++w) combine(total, any, warps[w].value, warps[w].has != 0, op);
+    partials[blockIdx.x] = {total, any ? 1 : 0};
+  }
+}
+
+template <class T, class Op>
+__global__ void fold_partials_kernel(const part<T>* partials, int count, Op op, part<T>* own) {
+  T total{};
+  bool any = false;
+  for (int b = 0; b < count; ++b) combine(total, any, partials[b].value, partials[b].has != 0, op);
+  *own = {total, any ? 1 : 0};
 }
 
 unsigned grid_for(std::int64_t n) {
@@ -68,6 +77,9 @@ unsigned grid_for(std::int64_t n) {
   return static_cast<unsigned>(b < 1 ? 1 : b > 4096 ? 4096 : b);
 }
 
+/// The global scan in 3n/P of traffic per rank: the shard reduced (read once), every rank's total
+/// gathered, the seed (init and the totals before this rank, in rank order) brought to the host, and
+/// the shard scanned once with it (read and write once).
 template <class T, class Op>
 cudaError_t global_scan(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t n, Op op,
                         bool exclusive, T init, ncclComm_t comm, cudaStream_t stream) {
@@ -76,12 +88,18 @@ cudaError_t global_scan(void* d_temp, std::size_t& temp_bytes, const T* d_in, T*
   cudaError_t e;
   if ((e = from_nccl(ncclCommCount(comm, &ranks))) != cudaSuccess) return e;
   if ((e = from_nccl(ncclCommUserRank(comm, &rank))) != cudaSuccess) return e;
-  // Layout: the local scan's temporary storage, the scanned shard (exclusive only: the output is
-  // written shifted by one), this rank's part, every rank's parts.
-  std::size_t scan_bytes = 0;
-  if (n > 0 && (e = inclusive_scan(nullptr, scan_bytes, d_in, d_out, n, op, stream)) != cudaSuccess) return e;
-  const std::size_t scanned_bytes = exclusive ? device::align_up(static_cast<std::size_t>(n) * sizeof(T)) : 0;
-  const std::size_t a = device::align_up(scan_bytes), b = a + scanned_bytes, c = b + device::align_up(sizeof(part<T>));
+  // Layout: the local scan's storage (the largest of its three forms), the blocks' partial totals,
+  // this rank's total, every rank's total.
+  std::size_t scan_bytes = 0, b1 = 0, b2 = 0;
+  if (n > 0) {
+    if ((e = exclusive_scan(nullptr, b1, d_in, d_out, n, op, init, stream)) != cudaSuccess) return e;
+    if ((e = inclusive_scan(nullptr, b2, d_in, d_out, n, op, stream)) != cudaSuccess) return e;
+    scan_bytes = std::max(b1, b2);
+    if ((e = inclusive_scan_init(nullptr, b1, d_in, d_out, n, op, init, stream)) != cudaSuccess) return e;
+    scan_bytes = std::max(scan_bytes, b1);
+  }
+  const std::size_t a = device::align_up(scan_bytes), b = a + device::align_up(reduce_blocks * sizeof(part<T>));
+  const std::size_t c = b + device::align_up(sizeof(part<T>));
   const std::size_t need = c + device::align_up(static_cast<std::size_t>(ranks) * sizeof(part<T>));
   if (d_temp == nullptr) {
     temp_bytes = need;
@@ -89,16 +107,29 @@ cudaError_t global_scan(void* d_temp, std::size_t& temp_bytes, const T* d_in, T*
   }
   if (temp_bytes < need) return cudaErrorInvalidValue;
   char* t = static_cast<char*>(d_temp);
-  T* scanned = exclusive ? reinterpret_cast<T*>(t + a) : d_out;
+  auto* partials = reinterpret_cast<part<T>*>(t + a);
   auto* own = reinterpret_cast<part<T>*>(t + b);
   auto* parts = reinterpret_cast<part<T>*>(t + c);
-  if (n > 0 && (e = inclusive_scan(static_cast<void*>(t), scan_bytes, d_in, scanned, n, op, stream)) != cudaSuccess) return e;
-  own_part_kernel<T><<<1, 1, 0, stream>>>(scanned, n, own);
+  const unsigned blocks = std::min<unsigned>(reduce_blocks, grid_for(n));
+  reduce_blocks_kernel<T, Op><<<blocks, reduce_threads, 0, stream>>>(d_in, n, op, partials);
+  fold_partials_kernel<T, Op><<<1, 1, 0, stream>>>(partials, static_cast<int>(blocks), op, own);
   if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
   if ((e = from_nccl(ncclAllGather(own, parts, sizeof(part<T>), ncclUint8, comm, stream))) != cudaSuccess) return e;
-  if (n == 0 || (!exclusive && rank == 0)) return cudaSuccess;
-  apply_seed_kernel<T, Op><<<grid_for(n), 256, 0, stream>>>(parts, rank, scanned, d_out, n, op, exclusive, exclusive, init);
-  return cudaPeekAtLastError();
+  std::vector<part<T>> h(static_cast<std::size_t>(ranks));
+  if ((e = cudaMemcpyAsync(h.data(), parts, h.size() * sizeof(part<T>), cudaMemcpyDeviceToHost, stream)) != cudaSuccess) return e;
+  if ((e = cudaStreamSynchronize(stream)) != cudaSuccess) return e;
+  T seed = init;
+  bool has_seed = exclusive;
+  for (int q = 0; q < rank; ++q) {
+    if (!h[q].has) continue;
+    seed = has_seed ? op(seed, h[q].value) : h[q].value;
+    has_seed = true;
+  }
+  if (n == 0) return cudaSuccess;
+  std::size_t sb = scan_bytes;
+  if (exclusive) return exclusive_scan(d_temp, sb, d_in, d_out, n, op, seed, stream);
+  if (has_seed) return inclusive_scan_init(d_temp, sb, d_in, d_out, n, op, seed, stream);
+  return inclusive_scan(d_temp, sb, d_in, d_out, n, op, stream);
 }
 
 /// From every rank's kept count: this rank's offset (the counts before it) and the global count.

@@ -5,11 +5,13 @@
 // temporary storage as in scan.hpp (the size query needs the communicator: the size depends on the
 // rank count). Built when CMake finds NCCL (PARASCAN_WITH_NCCL); link parascan::dist.
 //
-//   inclusive_scan / exclusive_scan  the global scan: a local scan of the shard, its total exchanged
-//                                    with every rank (ncclAllGather), each shard's items combined
-//                                    with the totals of the ranks before it, in rank order (any
-//                                    associative operator; non-commutative ones too). Empty shards
-//                                    are allowed.
+//   inclusive_scan / exclusive_scan  the global scan: each shard reduced, the totals exchanged with
+//                                    every rank (ncclAllGather), the rank's seed (init and the totals
+//                                    before it, in rank order) brought to the host — the call
+//                                    synchronises the stream once — and the shard scanned once with
+//                                    it: 3n/P of traffic per rank. Instantiated for parascan's own
+//                                    operators (they commute; the per-shard reduction relies on it).
+//                                    Empty shards are allowed.
 //   select_if / select_flagged       stable compaction of the global array: each rank's kept items
 //                                    (its slice of the global result, which is in global order
 //                                    because shards are), and in device memory its kept count, the
