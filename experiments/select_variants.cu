@@ -32,7 +32,7 @@ __device__ std::uint32_t look_back_sleep(const tile_status<std::uint32_t>& statu
   if (lane == 0) status.publish(tile, state_aggregate, aggregate);
   if (InitialNs > 0) __nanosleep(InitialNs);
   counting_window window{{status, sum{}}};
-  look_back_walk<32>(window, tile, 1, tile, back_off{PollNs, PollNs, 0});
+  look_back_walk<32>(window, tile, 1, tile, back_off<PollNs>{});
   const std::uint32_t prefix = window.prefix;
   if (lane == 0) status.publish(tile, state_prefix, prefix + aggregate);
   if (Stats && lane == 0) {

@@ -182,26 +182,21 @@ struct sort_slots {
 
   /// Copies the pieces of (keys, values) into slot s's input buffers, through staging when pageable.
   void copy_in(int s, const U* keys, const value_t* values, bool pinned, const std::vector<piece>& pieces) {
-    std::int64_t filled = 0;
     const bool stage = !pinned && hk_stage[s] != nullptr;
+    // `count` items from host `src` to device `dst`, through the slot's pinned `staging` when pageable.
+    const auto put = [&](auto* dst, auto* staging, const auto* src, std::int64_t count) {
+      const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(*src);
+      if (stage) {
+        std::memcpy(staging, src, bytes);
+        src = staging;
+      }
+      PARASCAN_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, streams[s]));
+    };
+    std::int64_t filled = 0;
     for (const piece& q : pieces) {
       if (q.len == 0) continue;
-      const std::size_t kb = static_cast<std::size_t>(q.len) * sizeof(U);
-      const U* ksrc = keys + q.at;
-      if (stage) {
-        std::memcpy(hk_stage[s] + filled, ksrc, kb);
-        ksrc = hk_stage[s] + filled;
-      }
-      PARASCAN_CUDA_CHECK(cudaMemcpyAsync(dk_in[s] + filled, ksrc, kb, cudaMemcpyHostToDevice, streams[s]));
-      if (pairs && values != nullptr) {
-        const std::size_t vb = static_cast<std::size_t>(q.len) * sizeof(value_t);
-        const value_t* vsrc = values + q.at;
-        if (stage) {
-          std::memcpy(hv_stage[s] + filled, vsrc, vb);
-          vsrc = hv_stage[s] + filled;
-        }
-        PARASCAN_CUDA_CHECK(cudaMemcpyAsync(dv_in[s] + filled, vsrc, vb, cudaMemcpyHostToDevice, streams[s]));
-      }
+      put(dk_in[s] + filled, stage ? hk_stage[s] + filled : nullptr, keys + q.at, q.len);
+      if (pairs && values != nullptr) put(dv_in[s] + filled, stage ? hv_stage[s] + filled : nullptr, values + q.at, q.len);
       filled += q.len;
     }
   }

@@ -3,51 +3,52 @@
 // vectors, along tile rows and down tile columns) and Onesweep (a thread per digit over its chain).
 // The status layouts and their memory ordering are tile_status.cuh's.
 //
-// The walk reads the predecessors tile − stride, tile − 2·stride, … (at most `count` of them),
-// `Lanes` at a time, nearest first: lane i polls the i-th of the window. A window is ready when every
-// lane up to the nearest inclusive prefix (P) has published; those tiles are taken (combined by the
-// caller) and the walk stops at that P, or goes on to the next window if there was none.
+// The walk reads the predecessors tile − stride, tile − 2·stride, … (a chain of `count` tiles whose
+// last — the first of its line — has always published P), `Lanes` at a time, nearest first: lane i
+// polls the i-th of the window. A window is ready when every tile in it has published (as CUB's
+// look-back waits); its tiles up to the nearest inclusive prefix (P) are taken (combined by the
+// caller), and the walk stops there, or goes on to the next window if there was none.
 #pragma once
 #include <cstdint>
 #include "parascan/device/tile_status.cuh"
 
 namespace parascan::device {
 
-/// How a walk waits for a window that is not ready: `early_ns` after each of the first `early_polls`
-/// polls, `late_ns` after later ones (0: spin). Polling at once mostly finds predecessors still
-/// unpublished, and many warps spinning on the same few lines slow the publishes they wait for
+/// How a walk waits for a window that is not ready, called with the count of polls so far:
+/// `EarlyNs` after each of the first `EarlyPolls` polls, `LateNs` after later ones (0: spin), when
+/// `enabled`. Compile-time delays: a runtime schedule cost the u64 scan 16 registers (64 → 80, one
+/// block less per SM, 4–5% slower; docs/ab-scan-h100.txt). Polling at once mostly finds predecessors
+/// still unpublished, and many warps spinning on the same few lines slow the publishes they wait for
 /// (docs/performance.md, entry 7).
+template <unsigned EarlyNs, unsigned LateNs = EarlyNs, int EarlyPolls = 0>
 struct back_off {
-  unsigned early_ns = 0, late_ns = 0;
-  int early_polls = 0;
-  __device__ __forceinline__ void wait(int poll) const {
-    const unsigned ns = poll < early_polls ? early_ns : late_ns;
-    if (ns > 0) __nanosleep(ns);
+  bool enabled = true;
+  __device__ __forceinline__ void operator()(int poll) const {
+    const unsigned ns = poll < EarlyPolls ? EarlyNs : LateNs;
+    if (ns > 0 && enabled) __nanosleep(ns);
   }
 };
+using no_back_off = back_off<0>;
 
-template <int Lanes>
-__device__ __forceinline__ unsigned lanes_where(bool b) {
-  if constexpr (Lanes == 1) return b ? 1u : 0u;
-  else return __ballot_sync(0xffffffffu, b);
-}
-
-/// The walk. `Lanes`: 32 (a whole warp calls it) or 1 (one thread). `window` provides
+/// The walk. `Lanes`: 32 (a whole warp calls it) or 1 (one thread). Its shape is kept lean on
+/// purpose: a per-window readiness mask and a runtime back-off schedule cost the u64 scan 16 registers
+/// (64 → 80, one block less per SM, 4–5% slower; docs/ab-scan-h100.txt). `window` provides
 ///   unsigned poll(std::int64_t t)       the state of predecessor t (this lane's), keeping its value;
 ///   void take(std::int64_t tile, int taken, bool at_prefix)
 ///                                       combine the window's `taken` nearest tiles (tile − stride …
 ///                                       tile − taken·stride; the last of them is P if at_prefix);
 ///   void waited()                       a poll found the window not ready (statistics; may do nothing).
-template <int Lanes, class Window>
+/// `delay(polls)` waits between polls (back_off).
+template <int Lanes, class Window, class Delay>
 __device__ __forceinline__ void look_back_walk(Window& window, std::int64_t tile, std::int64_t stride, std::int64_t count,
-                                          back_off delay) {
+                                               Delay delay) {
   static_assert(Lanes == 1 || Lanes == 32, "a walk is one thread or one warp");
   if constexpr (Lanes == 1) {  // a window of one: the same walk with the ballots and masks folded away
     for (int poll = 0; count > 0; tile -= stride, --count, poll = 0) {
       unsigned state;
       while ((state = window.poll(tile - stride)) == state_invalid) {
         window.waited();
-        delay.wait(poll++);
+        delay(poll++);
       }
       window.take(tile, 1, state == state_prefix);
       if (state == state_prefix) return;
@@ -55,24 +56,20 @@ __device__ __forceinline__ void look_back_walk(Window& window, std::int64_t tile
     return;
   }
   const int lane = static_cast<int>(threadIdx.x % 32);
-  while (count > 0) {
-    const int n = count < Lanes ? static_cast<int>(count) : Lanes;
-    unsigned prefix_lanes = 0;
-    int take = n;
+  for (std::int64_t left = count;; left -= 32, tile -= 32 * stride) {
+    // Lanes past the chain's end read as P: the chain's last tile is P, so they are never taken.
+    const bool in_chain = lane < left;
+    const std::int64_t mine = tile - (lane + 1) * stride;
+    unsigned state;
     for (int poll = 0;; ++poll) {
-      const unsigned state = lane < n ? window.poll(tile - (lane + 1) * stride) : unsigned(state_invalid);
-      prefix_lanes = lanes_where<Lanes>(state == state_prefix);
-      const unsigned ready = lanes_where<Lanes>(state != state_invalid);
-      take = prefix_lanes ? __ffs(prefix_lanes) : n;
-      const unsigned needed = take == 32 ? ~0u : (1u << take) - 1u;
-      if ((ready & needed) == needed) break;
+      state = in_chain ? window.poll(mine) : unsigned(state_prefix);
+      if (!__any_sync(0xffffffffu, state == state_invalid)) break;
       window.waited();
-      delay.wait(poll);
+      delay(poll);
     }
-    window.take(tile, take, prefix_lanes != 0);
+    const unsigned prefix_lanes = __ballot_sync(0xffffffffu, state == state_prefix);
+    window.take(tile, prefix_lanes ? __ffs(prefix_lanes) : 32, prefix_lanes != 0);
     if (prefix_lanes) return;
-    tile -= n * stride;
-    count -= n;
   }
 }
 

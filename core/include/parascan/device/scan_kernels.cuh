@@ -87,7 +87,9 @@ struct scalar_window {
     const Acc older = warp::reduce_newest_first(v, op, static_cast<int>(threadIdx.x % warp::warp_threads), taken - 1);
     prefix = have ? op(older, prefix) : older;
     have = true;
+    v = Acc{};  // not carried into the next window: a fresh value keeps its live range to one window
   }
+  // (experiment marker)
   __device__ __forceinline__ void waited() {}
 };
 
@@ -101,10 +103,8 @@ __device__ Acc look_back(const tile_status<Acc>& status, std::int64_t tile, cons
   if (lane == 0) status.publish(tile, state_aggregate, aggregate);
   const bool delay = gridDim.x >= Policy::look_back_min_grid;
   if (Policy::look_back_initial_ns > 0 && delay) __nanosleep(Policy::look_back_initial_ns);
-  back_off poll_delay;
-  if (delay) poll_delay.early_ns = poll_delay.late_ns = Policy::look_back_poll_ns;
   scalar_window<Acc, Op> window{status, op};
-  look_back_walk<warp::warp_threads>(window, tile, 1, tile, poll_delay);  // tile 0 is always P
+  look_back_walk<warp::warp_threads>(window, tile, 1, tile, back_off<Policy::look_back_poll_ns>{delay});  // tile 0 is P
   if (lane == 0) status.publish(tile, state_prefix, op(window.prefix, aggregate));
   return window.prefix;
 }

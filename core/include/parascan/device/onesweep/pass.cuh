@@ -221,7 +221,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     unsigned exclusive = 0;
     if (tile > 0) {
       digit_chain chain{status + d};
-      look_back_walk<1>(chain, tile, 1, tile, back_off{});
+      look_back_walk<1>(chain, tile, 1, tile, no_back_off{});
       exclusive = chain.exclusive;
       counted_status::publish(status + static_cast<std::int64_t>(tile) * digits + d, state_prefix, exclusive + own);
     }

@@ -78,7 +78,7 @@ __device__ __forceinline__ void look_back(const tile_vectors<Acc, V>& s, std::in
 #pragma unroll
   for (int j = 0; j < V; ++j) sum[j] = Acc(0);
   vector_window<Acc, V> window{s, stride, lane, sum};
-  look_back_walk<warp::warp_threads>(window, tile, stride, count, back_off{32, 256, 8});
+  look_back_walk<warp::warp_threads>(window, tile, stride, count, back_off<32, 256, 8>{});
 }
 
 template <class Acc>
