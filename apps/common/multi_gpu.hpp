@@ -68,6 +68,22 @@ std::vector<device_buffer<T>> scatter(gpu_group& g, const std::vector<T>& in) {
   return d;
 }
 
+/// Each rank's temporary storage as call(rank, nullptr, bytes) asks (the CUB-shaped size query), then
+/// the median time of call(rank, temp, bytes) on every rank at once.
+template <class Call>
+double time_two_phase(gpu_group& g, int repeat, const Call& call) {
+  std::vector<device_buffer<char>> temp(static_cast<std::size_t>(g.size()));
+  g.each([&](int r) {
+    std::size_t b = 0;
+    PARASCAN_CUDA_CHECK(call(r, nullptr, b));
+    temp[r] = device_buffer<char>(b);
+  });
+  return g.median_ms(repeat, [&](int r) {
+    std::size_t b = temp[r].size();
+    PARASCAN_CUDA_CHECK(call(r, temp[r].data(), b));
+  });
+}
+
 /// The global scan (inclusive, or exclusive from `init`) of `in` over `gpus` GPUs.
 template <class T, class Op>
 gathered<T> scan_on_gpus(int gpus, int repeat, const std::vector<T>& in, Op op, bool exclusive, T init) {
@@ -75,7 +91,6 @@ gathered<T> scan_on_gpus(int gpus, int repeat, const std::vector<T>& in, Op op, 
   const std::int64_t n = static_cast<std::int64_t>(in.size());
   auto d_in = scatter(g, in);
   std::vector<device_buffer<T>> d_out(gpus);
-  std::vector<device_buffer<char>> temp(gpus);
   const auto call = [&](int r, void* t, std::size_t& b) {
     const shard s = shard_of(n, gpus, r);
     return exclusive ? dist::exclusive_scan(t, b, d_in[r].data(), d_out[r].data(), s.count, op, init, g.comm(r))
@@ -84,15 +99,9 @@ gathered<T> scan_on_gpus(int gpus, int repeat, const std::vector<T>& in, Op op, 
   g.each([&](int r) {
     d_out[r] = device_buffer<T>(d_in[r].size());
     d_out[r].poison();
-    std::size_t b = 0;
-    PARASCAN_CUDA_CHECK(call(r, nullptr, b));
-    temp[r] = device_buffer<char>(b);
   });
   gathered<T> res;
-  res.ms = g.median_ms(repeat, [&](int r) {
-    std::size_t b = temp[r].size();
-    PARASCAN_CUDA_CHECK(call(r, temp[r].data(), b));
-  });
+  res.ms = time_two_phase(g, repeat, call);
   res.items.resize(in.size());
   g.each([&](int r) {
     const shard s = shard_of(n, gpus, r);
@@ -112,7 +121,6 @@ gathered<T> select_on_gpus(int gpus, int repeat, const std::vector<T>& in, const
   if (flags) d_flags = scatter(g, *flags);
   std::vector<device_buffer<T>> d_out(gpus);
   std::vector<device_buffer<std::int64_t>> d_counts(gpus);  // local kept, offset, global kept
-  std::vector<device_buffer<char>> temp(gpus);
   const auto call = [&](int r, void* t, std::size_t& b) {
     const shard s = shard_of(n, gpus, r);
     std::int64_t* c = d_counts[r].data();
@@ -125,15 +133,9 @@ gathered<T> select_on_gpus(int gpus, int repeat, const std::vector<T>& in, const
     d_out[r].poison();
     d_counts[r] = device_buffer<std::int64_t>(3);
     d_counts[r].poison();
-    std::size_t b = 0;
-    PARASCAN_CUDA_CHECK(call(r, nullptr, b));
-    temp[r] = device_buffer<char>(b);
   });
   gathered<T> res;
-  res.ms = g.median_ms(repeat, [&](int r) {
-    std::size_t b = temp[r].size();
-    PARASCAN_CUDA_CHECK(call(r, temp[r].data(), b));
-  });
+  res.ms = time_two_phase(g, repeat, call);
   // Each rank's slice at its global offset; the counts are checked before anything is read by them.
   std::vector<std::int64_t> c(3 * static_cast<std::size_t>(gpus));
   g.each([&](int r) { d_counts[r].copy_to_host(c.data() + 3 * r, 3); });
