@@ -14,6 +14,7 @@
 #include <vector>
 #include "array_io.hpp"
 #include "dtype.hpp"
+#include <cuda_runtime_api.h>
 #include "parascan/device_info.hpp"
 
 namespace fs = std::filesystem;
@@ -64,6 +65,17 @@ class cli_gpu : public cli {
  protected:
   void SetUp() override {
     if (!parascan::cuda_device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+    cli::SetUp();
+  }
+};
+
+// The tools' --gpus N runs (ctest label multigpu, like gpu_dist_tests): they skip on fewer than 2 GPUs.
+class cli_multigpu : public cli {
+ protected:
+  void SetUp() override {
+    int gpus = 0;
+    if (!parascan::cuda_device_available() || cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < 2)
+      GTEST_SKIP() << "fewer than 2 CUDA devices: multi-GPU test skipped";
     cli::SetUp();
   }
 };
@@ -522,3 +534,66 @@ TEST_F(cli, an_unwritable_output_is_refused_before_any_work) {
 }
 
 }  // namespace
+
+TEST_F(cli, gpus_refuses_what_it_cannot_run_before_the_device) {
+  // Every refusal is exit 2 with the option named, on any machine (with or without a GPU or NCCL).
+  struct expect { result r; std::string message; };
+  const std::vector<expect> cases = {
+      {run("--n 100 --gpus 0"), "--gpus: must be 1 or more"},
+      {compact("--n 100 --gpus -3"), "--gpus: must be 1 or more"},
+      {sort("--n 100 --gpus 0"), "--gpus: must be 1 or more"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.r.code, 2) << c.r.err;
+    EXPECT_NE(c.r.err.find(c.message), std::string::npos) << c.r.err;
+  }
+#ifdef PARASCAN_HAVE_NCCL
+  const std::vector<expect> nccl_cases = {
+      {compact("--n 100 --gpus 2 --indices"), "--gpus: --indices and --split run on one GPU"},
+      {compact("--n 100 --type u8 --gpus 2"), "--gpus: selections of u8 over several GPUs are not built"},
+      {sort("--n 100 --gpus 2 --algorithm split4"), "--gpus: the multi-GPU sort runs onesweep"},
+      {sort("--n 100 --gpus 2 --device-memory-limit 1M"), "--gpus: the multi-GPU sort runs onesweep"},
+      {run("--n 100 --gpus 2 --acc u64"), "over several GPUs are not built"},
+      {run("--n 100 --gpus 2 --inclusive --init 3"), "--gpus: an inclusive scan over several GPUs takes no --init"},
+  };
+#else
+  const std::vector<expect> nccl_cases = {{sort("--n 100 --gpus 2"), "this build has no NCCL"}};
+#endif
+  for (const auto& c : nccl_cases) {
+    EXPECT_EQ(c.r.code, 2) << c.r.err;
+    EXPECT_NE(c.r.err.find(c.message), std::string::npos) << c.r.err;
+  }
+  EXPECT_EQ(files_other_than_logs(), 0);
+}
+
+#ifdef PARASCAN_HAVE_NCCL
+TEST_F(cli, gpus_beyond_the_host_is_exit_4) {
+  const auto r = run_with_env("CUDA_VISIBLE_DEVICES=", "--n 1000 --gpus 2 -o " + path("out.npy"), PARASCAN_SORT_EXE);
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_NE(r.err.find("--gpus 2: this host has 0 usable CUDA devices"), std::string::npos) << r.err;
+  EXPECT_EQ(files_other_than_logs(), 0);
+}
+
+TEST_F(cli_multigpu, gpus_2_matches_one_gpu_and_cub) {
+  // Odd sizes (shards of unequal length), every mode the tools offer over several GPUs.
+  struct run_case { result r; const char* what; };
+  const std::vector<run_case> cases = {
+      {run("--n 1000003 --gpus 2 --validate --repeat 2 -o " + path("scan.npy")), "scan"},
+      {run("--n 999999 --type f32 --inclusive --gpus 2 --validate --repeat 2"), "scan f32"},
+      {run("--n 77777 --type i32 --op max --gpus 2 --validate --repeat 2"), "scan max"},
+      {compact("--n 1000003 --gpus 2 --validate --repeat 2 -o " + path("kept.npy")), "compact"},
+      {compact("--n 300001 --type f64 --keep gt:500 --gpus 2 --validate --repeat 2"), "compact f64"},
+      {sort("--n 1000003 --gpus 2 --validate --repeat 2 -o " + path("sorted.npy")), "sort"},
+      {sort("--n 500001 --type f32 --dist few-unique --argsort --descending --gpus 2 --validate --repeat 2"), "argsort"},
+      {sort("--n 300007 --type u64 --dist all-equal --gpus 2 --validate --repeat 2"), "sort all equal"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.r.code, 0) << c.what << ": " << c.r.err;
+    EXPECT_NE(c.r.out.find("2 GPUs: "), std::string::npos) << c.what << ": " << c.r.out;
+    EXPECT_NE(c.r.out.find("validation: the multi-GPU result"), std::string::npos) << c.what << ": " << c.r.out;
+    EXPECT_NE(c.r.out.find("PASS"), std::string::npos) << c.what << ": " << c.r.out;
+  }
+  EXPECT_EQ(parascan::app::read_array(path("scan.npy"), std::nullopt).count, 1000003);
+  EXPECT_EQ(parascan::app::read_array(path("sorted.npy"), std::nullopt).count, 1000003);
+}
+#endif

@@ -5,19 +5,15 @@
 // of the peer-to-peer bandwidth (both directions at once between GPU 0 and GPU 1).
 #include <nccl.h>
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <functional>
 #include <string>
-#include <thread>
 #include <vector>
 #include "parascan/buffer.hpp"
 #include "parascan/distributed.hpp"
 #include "parascan/error.hpp"
 #include "parascan/radix_sort.hpp"
 #include "parascan/scan.hpp"
+#include "gpu_group.hpp"
 #include "runner.hpp"
 
 namespace parascan::app {
@@ -33,34 +29,6 @@ __global__ void fill_hash(std::uint32_t* d, std::int64_t n, std::int64_t first) 
   }
 }
 
-void nccl_ok(ncclResult_t r, const char* what) {
-  if (r != ncclSuccess) throw cuda_error(cudaErrorUnknown, std::string(what) + ": " + ncclGetErrorString(r));
-}
-
-/// Median over `reps` of the wall time of f(rank) run on every rank at once (threads started together,
-/// each synchronising its stream), after one warm-up.
-double ranks_ms(int P, int reps, const std::function<void(int)>& f) {
-  std::vector<double> t;
-  for (int k = 0; k <= reps; ++k) {
-    std::atomic<int> ready{0};
-    std::vector<std::thread> pool;
-    std::chrono::steady_clock::time_point start;
-    for (int r = 0; r < P; ++r)
-      pool.emplace_back([&, r] {
-        PARASCAN_CUDA_CHECK(cudaSetDevice(r));
-        PARASCAN_CUDA_CHECK(cudaDeviceSynchronize());
-        if (++ready == P) start = std::chrono::steady_clock::now();
-        while (ready.load() < P) std::this_thread::yield();
-        f(r);
-        PARASCAN_CUDA_CHECK(cudaDeviceSynchronize());
-      });
-    for (auto& th : pool) th.join();
-    if (k > 0) t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 }  // namespace
 
 void bench_dist(runner& r, std::int64_t n) {
@@ -70,9 +38,7 @@ void bench_dist(runner& r, std::int64_t n) {
     std::printf("dist 2^%d: skipped, %d GPU on this host (needs 2 or more)\n", bench_log2(n), P);
     return;
   }
-  setenv("NCCL_NVLS_ENABLE", "0", 1);  // no NVLink multicast (device README)
-  std::vector<ncclComm_t> comms(P);
-  nccl_ok(ncclCommInitAll(comms.data(), P, nullptr), "ncclCommInitAll");
+  gpu_group group(P);  // NVLink multicast off (gpu_group.hpp)
   const int reps = std::max(3, r.repeat() / 4);
   const double bytes = 8.0 * n;  // scan and sort: read and write every item once (their floor)
 
@@ -97,9 +63,9 @@ void bench_dist(runner& r, std::int64_t n) {
     device_buffer<char> a0(p2p_bytes), b0(p2p_bytes);
     PARASCAN_CUDA_CHECK(cudaSetDevice(1));
     device_buffer<char> a1(p2p_bytes), b1(p2p_bytes);
-    const double ms = ranks_ms(2, reps, [&](int rank) {
+    const double ms = group.median_ms(reps, [&](int rank) {  // ranks past 1 idle
       if (rank == 0) PARASCAN_CUDA_CHECK(cudaMemcpyPeerAsync(b1.data(), 1, a0.data(), 0, p2p_bytes, 0));
-      else PARASCAN_CUDA_CHECK(cudaMemcpyPeerAsync(b0.data(), 0, a1.data(), 1, p2p_bytes, 0));
+      if (rank == 1) PARASCAN_CUDA_CHECK(cudaMemcpyPeerAsync(b0.data(), 0, a1.data(), 1, p2p_bytes, 0));
     });
     p2p_gbs = 2.0 * p2p_bytes / (ms * 1e-3) / 1e9;
   }
@@ -115,12 +81,12 @@ void bench_dist(runner& r, std::int64_t n) {
     out.emplace_back(n / P + 1);
     fill_hash<<<1024, 256>>>(in[q].data(), len[q], first[q]);
     std::size_t b = 0;
-    PARASCAN_CUDA_CHECK(dist::inclusive_scan(nullptr, b, in[q].data(), out[q].data(), len[q], sum{}, comms[q]));
+    PARASCAN_CUDA_CHECK(dist::inclusive_scan(nullptr, b, in[q].data(), out[q].data(), len[q], sum{}, group.comm(q)));
     temp.emplace_back(b);
   }
-  const double many_scan = ranks_ms(P, reps, [&](int q) {
+  const double many_scan = group.median_ms(reps, [&](int q) {
     std::size_t b = temp[q].size();
-    PARASCAN_CUDA_CHECK(dist::inclusive_scan(temp[q].data(), b, in[q].data(), out[q].data(), len[q], sum{}, comms[q]));
+    PARASCAN_CUDA_CHECK(dist::inclusive_scan(temp[q].data(), b, in[q].data(), out[q].data(), len[q], sum{}, group.comm(q)));
   });
   // Check: the last rank's last item is the global sum (the one-GPU scan's last item).
   bool scan_ok = true;
@@ -138,8 +104,8 @@ void bench_dist(runner& r, std::int64_t n) {
     scan_ok = last == static_cast<std::uint32_t>(total);
   }
   std::vector<dist::sort_stats> st(P);
-  const double many_sort = ranks_ms(P, reps, [&](int q) {
-    st[q] = dist::sort_keys(in[q].data(), len[q], out[q].data(), n / P + 1, comms[q]);
+  const double many_sort = group.median_ms(reps, [&](int q) {
+    st[q] = dist::sort_keys(in[q].data(), len[q], out[q].data(), n / P + 1, group.comm(q));
   });
   // Check: each rank's slice sorted and balanced, the slices in order across ranks, and the same
   // items (sum and sum of squares) as the input.
@@ -159,18 +125,17 @@ void bench_dist(runner& r, std::int64_t n) {
   }
   sort_ok = sort_ok && sum_in == sum_out && sq_in == sq_out;
   // The exchange alone: each rank sends (P − 1) / P of its shard, spread over the others.
-  const double exchange_ms = ranks_ms(P, reps, [&](int q) {
-    nccl_ok(ncclGroupStart(), "ncclGroupStart");
+  const double exchange_ms = group.median_ms(reps, [&](int q) {
+    nccl_check(ncclGroupStart(), "ncclGroupStart");
     for (int p = 0; p < P; ++p) {
       if (p == q) continue;
       const std::int64_t part = len[q] / P;
-      nccl_ok(ncclSend(in[q].data() + p * part, static_cast<std::size_t>(part) * 4, ncclUint8, p, comms[q], 0), "ncclSend");
-      nccl_ok(ncclRecv(out[q].data() + p * part, static_cast<std::size_t>(part) * 4, ncclUint8, p, comms[q], 0), "ncclRecv");
+      nccl_check(ncclSend(in[q].data() + p * part, static_cast<std::size_t>(part) * 4, ncclUint8, p, group.comm(q), 0), "ncclSend");
+      nccl_check(ncclRecv(out[q].data() + p * part, static_cast<std::size_t>(part) * 4, ncclUint8, p, group.comm(q), 0), "ncclRecv");
     }
-    nccl_ok(ncclGroupEnd(), "ncclGroupEnd");
+    nccl_check(ncclGroupEnd(), "ncclGroupEnd");
   });
   const double exchanged = 2.0 * static_cast<double>(len[0] / P) * 4 * (P - 1);  // per rank, both directions
-  for (auto c : comms) ncclCommDestroy(c);
   const std::string gpus = std::to_string(P) + " GPUs";
   r.add({"dist", "u32", "scan", "1 GPU", n, bytes, one_scan, one_scan, p2p_gbs, true});
   r.add({"dist", "u32", "scan", gpus, n, bytes, many_scan, one_scan, p2p_gbs, scan_ok});

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "../common/dtype.hpp"
 #include "../common/exit_codes.hpp"
 #include "../common/json.hpp"
+#include "../common/multi_gpu.hpp"
 #include "../common/ops_cli.hpp"
 #include "../common/option_parsers.hpp"
 #include "../common/report.hpp"
@@ -30,6 +32,7 @@ struct compact_args {
   bool indices = false, split = false;
   std::int64_t n = std::int64_t(1) << 24;
   std::uint64_t seed = 1;
+  int gpus = 1;
   common_options common;
 };
 
@@ -104,6 +107,24 @@ int run(const compact_args& a, const host_array* file, const host_array* flags_f
   if (a.indices) d_idx.copy_to_host(h_idx.data(), kept);
   else d_out.copy_to_host(h_out.data(), out_n);
 
+  std::string gpus_report;
+  double gpus_ms = 0;
+#ifdef PARASCAN_HAVE_NCCL
+  if constexpr (dist::has_select<T>) {
+    if (a.gpus > 1) {  // the same selection over several GPUs: equal to the one-GPU result, judged below
+      std::vector<std::uint8_t> u8;
+      for (const F f : h_flags) u8.push_back(f != 0);
+      const auto multi = select_on_gpus<T>(a.gpus, a.common.repeat, h_in, flagged ? &u8 : nullptr, rule);
+      const std::int64_t multi_kept = static_cast<std::int64_t>(multi.items.size());
+      const auto c = validation::compare_exact(multi.items.data(), h_out.data(), std::min(multi_kept, kept));
+      if (multi_kept != kept || !c.ok())
+        throw mismatch_error("validation FAILED: the " + std::to_string(a.gpus) + "-GPU selection keeps " +
+                             std::to_string(multi_kept) + " items, the one-GPU one " + std::to_string(kept) + "; " + c.detail);
+      gpus_ms = multi.ms;
+      gpus_report = gpus_line(a.gpus, multi.ms, t.ours_ms, static_cast<double>(n), "items");
+    }
+  }
+#endif
   const bool validate = a.common.validate || !file;
   std::string verdict = "not checked";
   if (validate) {
@@ -158,13 +179,15 @@ int run(const compact_args& a, const host_array* file, const host_array* flags_f
     std::printf("kept: %lld (%.1f%%)%s\n", static_cast<long long>(kept), n ? 100.0 * kept / n : 0.0,
                 a.split ? (", second part starts at " + std::to_string(kept)).c_str() : "");
     std::printf("%s\n", time_line(t, static_cast<double>(n), "items", bytes).c_str());
-    std::printf("validation: %s\n", verdict.c_str());
+    if (!gpus_report.empty()) std::printf("%s\n", gpus_report.c_str());
+    std::printf("validation: %s%s\n", a.gpus > 1 ? "the multi-GPU result equals the one-GPU result; " : "", verdict.c_str());
   }
   if (!a.common.json.empty()) {
     json_object j;
     j.add("tool", "compact").add("n", n).add("type", std::string(to_string(dtype_of<T>()))).add("mode", what)
         .add("rule", flagged ? "flags" : a.keep).add("kept", kept);
     add_times(j, t, static_cast<double>(n), "items", bytes);
+    if (a.gpus > 1) j.add("gpus", a.gpus).add("gpus_ms", gpus_ms);
     j.add("validation", verdict);
     write_json(a.common.json, j.str());
   }
@@ -185,6 +208,8 @@ int main(int argc, char** argv) {
   app.add_option("--strategy", a.strategy, "Device strategy of the scan: single_pass (default) or reduce_then_scan");
   app.add_option("--n", a.n, "Items to generate when there is no input")->capture_default_str()->check(non_negative());
   app.add_option("--seed", a.seed, "Seed of the generated data")->capture_default_str();
+  app.add_option("--gpus", a.gpus, "Also select over the first N GPUs of this host (NCCL; i32, u32, i64, u64, f32, f64), "
+                                   "checked against the one-GPU selection")->capture_default_str();
   add_common_options(app, a.common, "compact values.npy --keep gt:0.5 --validate -o kept.npy");
   return run_tool(app, argc, argv, [&]() -> int {
     scan_options options;
@@ -209,6 +234,16 @@ int main(int argc, char** argv) {
     }
     const dtype t = file ? file->type : type.value_or(dtype::u32);
     visit_dtype(t, [&](auto tag) { parse_keep<typename decltype(tag)::type>(a.keep); return 0; });  // bad rules: exit 2 before the GPU
+    check_gpus_option(a.gpus);
+    if (a.gpus > 1) {
+      if (a.indices || a.split) throw input_error("--gpus: --indices and --split run on one GPU");
+#ifdef PARASCAN_HAVE_NCCL
+      if (!visit_dtype(t, [](auto tag) { return dist::has_select<typename decltype(tag)::type>; }))
+        throw input_error("--gpus: selections of " + std::string(to_string(t)) + " over several GPUs are not built "
+                          "(i32, u32, i64, u64, f32, f64)");
+#endif
+    }
+    require_gpus(a.gpus);
     const auto d = select_device(a.common.device);
     if (!a.common.quiet) std::fprintf(stderr, "compact: device %d: %s\n", d.id, d.name.c_str());
     return visit_dtype(t, [&](auto tag) {

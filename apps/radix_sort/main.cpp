@@ -15,6 +15,7 @@
 #include "../common/dtype.hpp"
 #include "../common/exit_codes.hpp"
 #include "../common/json.hpp"
+#include "../common/multi_gpu.hpp"
 #include "../common/timing.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/device_info.hpp"
@@ -30,7 +31,7 @@ using namespace parascan::app;
 struct sort_args {
   std::string input, values, values_out, type_name, algorithm = "onesweep", dist = "uniform";
   bool argsort = false, descending = false;
-  int bits = -1, begin_bit = 0;
+  int bits = -1, begin_bit = 0, gpus = 1;
   std::int64_t n = std::int64_t(1) << 24;
   std::uint64_t seed = 1;
   std::string memory_limit;  // --device-memory-limit
@@ -146,7 +147,26 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
   std::vector<V> got_values(pairs ? static_cast<std::size_t>(n) : 0);
   if (pairs) d_vout.copy_to_host(got_values.data(), n);
 
-  std::string verdict = "not checked";
+  std::string verdict = "not checked", gpus_report;
+  double gpus_ms = 0;
+#ifdef PARASCAN_HAVE_NCCL
+  if (a.gpus > 1) {  // the same sort over several GPUs: equal to the one-GPU result, which the checks below judge
+    std::vector<V> index;  // argsort: the global positions travel as values
+    if (pairs && !values) {
+      index.resize(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) index[static_cast<std::size_t>(i)] = static_cast<V>(i);
+    }
+    auto multi = sort_on_gpus<Key, V>(a.gpus, a.common.repeat, h_keys, pairs ? (values ? &h_values : &index) : nullptr, o);
+    std::int64_t first = -1;
+    if (const std::int64_t bad = validation::bit_mismatches(multi.first.items, got, &first); bad != 0 || multi.second != got_values)
+      throw mismatch_error("validation FAILED: the " + std::to_string(a.gpus) + "-GPU sort differs from the one-GPU sort (" +
+                           std::to_string(bad) + " keys; first at " + std::to_string(first) + ")");
+    gpus_ms = multi.first.ms;
+    gpus_report = gpus_line(a.gpus, multi.first.ms, t.ours_ms, static_cast<double>(n), "keys");
+    got = std::move(multi.first.items);
+    got_values = std::move(multi.second);
+  }
+#endif
   // CUB is not a reference in one corner (floats, a partial bit range, descending: see radix_sort.hpp).
   const bool cub_ambiguous = validation::cub_zero_ambiguity<Key>(o.begin_bit, end_bit, o.descending);
   const bool full_check = a.common.validate || (!file && (n <= (std::int64_t(1) << 22) || cub_ambiguous));
@@ -185,14 +205,16 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
                 end_bit, o.descending ? "descending" : "ascending", std::string(to_string(o.algorithm)).c_str(),
                 what.c_str());
     std::printf("%s\n", time_line(t, static_cast<double>(n), "keys", bytes, " of one read + one write").c_str());
-    std::printf("validation: %s\n", verdict.c_str());
+    if (!gpus_report.empty()) std::printf("%s\n", gpus_report.c_str());
+    std::printf("validation: %s%s\n", a.gpus > 1 ? "the multi-GPU result equals the one-GPU result; " : "", verdict.c_str());
   }
   if (!a.common.json.empty()) {
     json_object j;
-    j.add("tool", "radix_sort").add("n", n).add("type", std::string(to_string(dtype_of<Key>())))
+    j.add("tool", "radix_sort").add("gpus", a.gpus).add("n", n).add("type", std::string(to_string(dtype_of<Key>())))
         .add("mode", what).add("dist", file ? std::string("file") : a.dist).add("algorithm", std::string(to_string(o.algorithm))).add("begin_bit", o.begin_bit)
         .add("end_bit", end_bit).add("descending", o.descending);
     add_times(j, t, static_cast<double>(n), "keys", bytes);
+    if (a.gpus > 1) j.add("gpus_ms", gpus_ms);
     j.add("validation", verdict);
     write_json(a.common.json, j.str());
   }
@@ -312,6 +334,8 @@ int main(int argc, char** argv) {
   app.add_option("--device-memory-limit", a.memory_limit,
                  "Sort from host memory through at most this much device memory (bytes, or with K/M/G): two round trips "
                  "over PCIe when the keys do not fit (out of core); used without this option when they do not fit the GPU");
+  app.add_option("--gpus", a.gpus, "Also sort over the first N GPUs of this host (NCCL; each ends with n/N keys), "
+                                   "checked against the one-GPU sort; -o writes that result")->capture_default_str();
   add_common_options(app, a.common, "radix_sort keys.npy --values ids.npy --validate -o sorted.npy --values-out ids_sorted.npy");
   return run_tool(app, argc, argv, [&]() -> int {
     sort_options o;
@@ -360,6 +384,10 @@ int main(int argc, char** argv) {
     if (limit && values && size_of(values->type) < 4)
       throw input_error(a.values + ": the out-of-core sort moves values of 4 or 8 bytes, not " +
                         std::to_string(size_of(values->type)));
+    check_gpus_option(a.gpus);
+    if (a.gpus > 1 && (limit || o.algorithm != sort_algorithm::onesweep || (values && size_of(values->type) < 4)))
+      throw input_error("--gpus: the multi-GPU sort runs onesweep in device memory, with values of 4 or 8 bytes");
+    require_gpus(a.gpus);
     const auto d = select_device(a.common.device);
     if (!a.common.quiet) std::fprintf(stderr, "radix_sort: device %d: %s\n", d.id, d.name.c_str());
     const std::int64_t n = file ? file->count : a.n;
@@ -370,6 +398,9 @@ int main(int argc, char** argv) {
       std::size_t free_bytes = 0, total = 0;
       PARASCAN_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
       if (need > static_cast<double>(free_bytes)) {
+        if (a.gpus > 1)  // the tool checks the multi-GPU sort against a one-GPU run, which must fit
+          throw input_error("--gpus: " + std::to_string(n) + " keys do not fit one GPU's free memory for the one-GPU "
+                            "run the multi-GPU result is checked against (the library's dist::sort_keys has no such limit)");
         limit = 0;  // what is free
         if (!a.common.quiet)
           std::fprintf(stderr, "radix_sort: %lld keys need more than the GPU's %.1f GiB free: sorting from host memory "

@@ -11,6 +11,7 @@
 #include "../common/dtype.hpp"
 #include "../common/exit_codes.hpp"
 #include "../common/json.hpp"
+#include "../common/multi_gpu.hpp"
 #include "../common/ops_cli.hpp"
 #include "../common/report.hpp"
 #include "../common/timing.hpp"
@@ -30,6 +31,7 @@ struct scan_args {
   bool inclusive = false, exclusive = false;
   std::int64_t n = std::int64_t(1) << 24;
   std::uint64_t seed = 1;
+  int gpus = 1;
   common_options common;
 };
 
@@ -98,6 +100,22 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
   std::vector<Out> h_out(h_in.size());
   d_out.copy_to_host(h_out.data(), h_out.size());
 
+  std::string gpus_report;
+  double gpus_ms = 0;
+#ifdef PARASCAN_HAVE_NCCL
+  if constexpr (std::is_same_v<In, Out> && dist::has_scan<Out, Op>) {
+    if (a.gpus > 1) {  // the same scan over several GPUs: checked against the one-GPU result, then judged below
+      auto multi = scan_on_gpus(a.gpus, a.common.repeat, h_in, op, exclusive, spec.init);
+      const auto vs_one = validation::check_against(h_in.data(), multi.items.data(), h_out.data(), n, op, spec);
+      if (!vs_one.ok())
+        throw mismatch_error("validation FAILED: the " + std::to_string(a.gpus) + "-GPU scan differs from the one-GPU scan: " +
+                             std::to_string(vs_one.mismatches) + " of " + std::to_string(n) + "; first: " + vs_one.detail);
+      gpus_ms = multi.ms;
+      gpus_report = gpus_line(a.gpus, multi.ms, t.ours_ms, static_cast<double>(n), "items");
+      h_out = std::move(multi.items);
+    }
+  }
+#endif
   // Validate: against the CPU reference and against CUB's output of this same run.
   const bool validate = a.common.validate || !file;
   std::string verdict = "not checked";
@@ -128,7 +146,8 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
                 std::string(to_string(options.strategy)).c_str());
     std::printf("last value: %s\n", last.c_str());
     std::printf("%s\n", time_line(t, static_cast<double>(n), "items", bytes).c_str());
-    std::printf("validation: %s\n", verdict.c_str());
+    if (!gpus_report.empty()) std::printf("%s\n", gpus_report.c_str());
+    std::printf("validation: %s%s\n", a.gpus > 1 ? "the multi-GPU result matches the one-GPU result; " : "", verdict.c_str());
   }
   if (!a.common.json.empty()) {
     json_object j;
@@ -137,6 +156,7 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
         .add("algorithm", std::string(to_string(options.algorithm))).add("strategy", std::string(to_string(options.strategy)))
         .add("last_value", last);
     add_times(j, t, static_cast<double>(n), "items", bytes);
+    if (a.gpus > 1) j.add("gpus", a.gpus).add("gpus_ms", gpus_ms);
     j.add("validated", validate).add("validation", verdict);
     write_json(a.common.json, j.str());
   }
@@ -161,6 +181,9 @@ int main(int argc, char** argv) {
   app.add_option("--strategy", a.strategy, "Device strategy: recursive, reduce_then_scan, single_pass (default)");
   app.add_option("--n", a.n, "Items to generate when there is no input")->capture_default_str()->check(non_negative());
   app.add_option("--seed", a.seed, "Seed of the generated data")->capture_default_str();
+  app.add_option("--gpus", a.gpus, "Also scan over the first N GPUs of this host (NCCL), checked against the one-GPU "
+                                   "scan; -o writes that result (sum of i32/u32/i64/u64/f32/f64, max of i32/f32, min of i32)")
+      ->capture_default_str();
   common_options& c = a.common;
   add_common_options(app, c, "scan data/coins_u8.npy --acc u64 --inclusive --validate -o prefix.npy");
 
@@ -217,6 +240,19 @@ int main(int argc, char** argv) {
     if (!a.init.empty())  // a bad --init is exit 2 before the GPU is touched
       visit_dtype(out_t, [&](auto out_tag) { return (void)parse_value<typename decltype(out_tag)::type>(a.init, "--init"), 0; });
 
+    check_gpus_option(a.gpus);
+    if (a.gpus > 1) {
+      if (heads) throw input_error("--gpus: segmented scans run on one GPU");
+      if (a.inclusive && !a.init.empty()) throw input_error("--gpus: an inclusive scan over several GPUs takes no --init");
+#ifdef PARASCAN_HAVE_NCCL
+      const bool dist_built = in_t == out_t && visit_dtype(in_t, [&](auto tag) {
+        return visit_op(a.op, [&](auto op) { return dist::has_scan<typename decltype(tag)::type, decltype(op)>; });
+      });
+      if (!dist_built) throw input_error("--gpus: " + combo + " over several GPUs are not built (sum of i32, u32, i64, u64, "
+                                         "f32, f64; max of i32, f32; min of i32; no --acc)");
+#endif
+    }
+    require_gpus(a.gpus);
     const auto d = select_device(c.device);
     if (!c.quiet) std::fprintf(stderr, "scan: device %d: %s (sm_%d%d, %d SMs)\n", d.id, d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count);
 

@@ -27,7 +27,8 @@
 //                                    throws parascan::cuda_error. global_count() gives n_global, so a
 //                                    rank can size its output: n_global / P + 1 items always suffice.
 //
-// One process driving several GPUs calls these from one host thread per GPU: each call enqueues an
+// One process per GPU (several hosts too): join_job() reads the launcher's environment and makes the
+// communicator. One process driving several GPUs calls these from one host thread per GPU: each call enqueues an
 // NCCL operation between kernels on the rank's stream, so the calls cannot sit inside one thread's
 // ncclGroupStart/ncclGroupEnd (the operation would be enqueued after the kernels that read it).
 //
@@ -39,11 +40,23 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include "parascan/ops.hpp"
 #include "parascan/radix_sort.hpp"
 #include "parascan/select.hpp"
 #include "parascan/sort_pipeline.hpp"
 
 namespace parascan::dist {
+
+/// The scans distributed.cu instantiates: sums of i32, u32, i64, u64, f32, f64; max of i32 and f32;
+/// min of i32 (input and output of one type).
+template <class T, class Op>
+constexpr bool has_scan =
+    (std::is_same_v<Op, sum> && (std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
+                                 std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t> ||
+                                 std::is_same_v<T, float> || std::is_same_v<T, double>)) ||
+    (std::is_same_v<Op, max_op> && (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>)) ||
+    (std::is_same_v<Op, min_op> && std::is_same_v<T, std::int32_t>);
 
 template <class T, class Op>
 cudaError_t inclusive_scan(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t n_local, Op op,
@@ -61,6 +74,12 @@ struct select_counts {
   std::int64_t* offset = nullptr;
   std::int64_t* global = nullptr;
 };
+
+/// The element types distributed.cu instantiates select_if / select_flagged for.
+template <class T>
+constexpr bool has_select = std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
+                            std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t> ||
+                            std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 template <class T>
 cudaError_t select_if(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t n_local,
@@ -107,5 +126,25 @@ sort_stats sort_pairs(const Key* d_keys_in, const Value* d_values_in, std::int64
 
 /// The text of the last NCCL error of this thread ("" if none).
 std::string last_nccl_error();
+
+/// This process's rank in a job of one process per GPU, as torchrun, mpirun or srun start one.
+struct process_rank {
+  int rank = 0, size = 1, device = 0;
+  ncclComm_t comm = nullptr;  ///< the caller destroys it (ncclCommDestroy)
+};
+
+/// Joins the job this process was started in: rank and size from RANK / WORLD_SIZE (torchrun), else
+/// OMPI_COMM_WORLD_RANK / _SIZE (Open MPI), else PMI_RANK / PMI_SIZE (MPICH, srun); the GPU from
+/// LOCAL_RANK or OMPI_COMM_WORLD_LOCAL_RANK, else rank modulo the visible devices (made current).
+/// The NCCL id travels through `id_file` (or the file named by PARASCAN_NCCL_ID_FILE; a path fresh for
+/// each job, since the other ranks read whatever id is there): rank 0 writes
+/// it (atomically, by rename), the others wait for it up to `timeout_s` — on several hosts the file
+/// must be on a shared file system; or rank 0's id is given as 256 hex digits in PARASCAN_NCCL_ID
+/// (print it with nccl_id_hex). Throws std::runtime_error naming the missing variable or the timeout,
+/// cuda_error for CUDA and NCCL failures.
+process_rank join_job(const std::string& id_file = "", double timeout_s = 120);
+
+/// A new NCCL id as 256 hex digits (for PARASCAN_NCCL_ID).
+std::string nccl_id_hex();
 
 }  // namespace parascan::dist
