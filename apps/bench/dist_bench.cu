@@ -72,7 +72,10 @@ void bench_dist(runner& r, std::int64_t n) {
 
   // Every GPU: a shard of n / P items each.
   std::vector<std::int64_t> len(P), first(P);
-  for (int q = 0; q < P; ++q) first[q] = n * q / P, len[q] = n * (q + 1) / P - first[q];
+  for (int q = 0; q < P; ++q) {
+    const shard s = shard_of(n, P, q);
+    first[q] = s.first, len[q] = s.count;
+  }
   std::vector<device_buffer<std::uint32_t>> in, out;
   std::vector<device_buffer<char>> temp;
   for (int q = 0; q < P; ++q) {

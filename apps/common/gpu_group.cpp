@@ -12,14 +12,6 @@
 
 namespace parascan::app {
 
-shard shard_of(std::int64_t n, int ranks, int rank) {
-  const std::int64_t base = n / ranks, extra = n % ranks;
-  shard s;
-  s.count = base + (rank < extra ? 1 : 0);
-  s.first = base * rank + std::min<std::int64_t>(rank, extra);
-  return s;
-}
-
 void nccl_check(ncclResult_t r, const char* what) {
   if (r != ncclSuccess) throw cuda_error(cudaErrorUnknown, std::string(what) + " failed: " + ncclGetErrorString(r));
 }

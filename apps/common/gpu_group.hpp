@@ -1,8 +1,8 @@
 // Several GPUs of this host as NCCL ranks, for the tools' --gpus N and bench --primitive dist (built
 // with NCCL only): one communicator per GPU from ncclCommInitAll, one host thread per rank (each on its
 // GPU, as distributed.hpp asks: a rank's collective sits between kernels on its own stream), host
-// arrays split into contiguous shards in rank order, and wall-clock timing of all ranks at once.
-// NVLink multicast stays off (NCCL_NVLS_ENABLE=0, set before the communicators are made).
+// arrays split into contiguous shards in rank order (shard.hpp), and wall-clock timing of all ranks at
+// once. NVLink multicast stays off (NCCL_NVLS_ENABLE=0, set before the communicators are made).
 #pragma once
 #include <cuda_runtime_api.h>
 #include <nccl.h>
@@ -10,14 +10,9 @@
 #include <functional>
 #include <string>
 #include <vector>
+#include "shard.hpp"
 
 namespace parascan::app {
-
-/// Rank r's shard of n items over P ranks: [first, first + count), the first n % P ranks one item more.
-struct shard {
-  std::int64_t first = 0, count = 0;
-};
-shard shard_of(std::int64_t n, int ranks, int rank);
 
 /// How many GPUs `--gpus` may ask for here; throws input_error (exit 2) for fewer than 1 and
 /// device errors (exit 4) when the host has fewer than `gpus`. Called before any input is read.
