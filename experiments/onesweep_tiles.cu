@@ -146,8 +146,12 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
           ROW(256, 21, 4, ballots);
         }
       } else {
-        ROW(384, 17, 2, ballots);
-        if (which > 0 && d == dist::uniform) { ROW(384, 20, 2, ballots); ROW(256, 19, 3, ballots); ROW(512, 12, 2, ballots); ROW(256, 15, 4, ballots); }
+        ROW(384, 20, 2, ballots);  // the default (device_onesweep.cuh)
+        if (which > 0 && d == dist::uniform) {
+          ROW(384, 23, 2, ballots);  // CUB's SM90 tile for 4-byte pairs (performance.md entry 22)
+          ROW(384, 22, 2, ballots); ROW(384, 17, 2, ballots); ROW(256, 19, 3, ballots); ROW(512, 12, 2, ballots);
+          ROW(256, 15, 4, ballots);
+        }
       }
       } else {
         ROW(384, 12, 3, ballots);
