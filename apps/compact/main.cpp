@@ -1,9 +1,9 @@
 // compact: stream compaction on the GPU — keep the items that pass a rule or a flag, write them (or
 // their positions, or the stable split), timed beside CUB in the same run and optionally validated.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
-#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>

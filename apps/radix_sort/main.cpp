@@ -210,11 +210,11 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
   }
   if (!a.common.json.empty()) {
     json_object j;
-    j.add("tool", "radix_sort").add("gpus", a.gpus).add("n", n).add("type", std::string(to_string(dtype_of<Key>())))
+    j.add("tool", "radix_sort").add("n", n).add("type", std::string(to_string(dtype_of<Key>())))
         .add("mode", what).add("dist", file ? std::string("file") : a.dist).add("algorithm", std::string(to_string(o.algorithm))).add("begin_bit", o.begin_bit)
         .add("end_bit", end_bit).add("descending", o.descending);
     add_times(j, t, static_cast<double>(n), "keys", bytes);
-    if (a.gpus > 1) j.add("gpus_ms", gpus_ms);
+    if (a.gpus > 1) j.add("gpus", a.gpus).add("gpus_ms", gpus_ms);
     j.add("validation", verdict);
     write_json(a.common.json, j.str());
   }
