@@ -129,14 +129,14 @@ void bench_dist(runner& r, std::int64_t n) {
   sort_ok = sort_ok && sum_in == sum_out && sq_in == sq_out;
   // The exchange alone: each rank sends (P − 1) / P of its shard, spread over the others.
   const double exchange_ms = group.median_ms(reps, [&](int q) {
-    nccl_check(ncclGroupStart(), "ncclGroupStart");
+    dist::nccl_check(ncclGroupStart(), "ncclGroupStart");
     for (int p = 0; p < P; ++p) {
       if (p == q) continue;
       const std::int64_t part = len[q] / P;
-      nccl_check(ncclSend(in[q].data() + p * part, static_cast<std::size_t>(part) * 4, ncclUint8, p, group.comm(q), 0), "ncclSend");
-      nccl_check(ncclRecv(out[q].data() + p * part, static_cast<std::size_t>(part) * 4, ncclUint8, p, group.comm(q), 0), "ncclRecv");
+      dist::nccl_check(ncclSend(in[q].data() + p * part, static_cast<std::size_t>(part) * 4, ncclUint8, p, group.comm(q), 0), "ncclSend");
+      dist::nccl_check(ncclRecv(out[q].data() + p * part, static_cast<std::size_t>(part) * 4, ncclUint8, p, group.comm(q), 0), "ncclRecv");
     }
-    nccl_check(ncclGroupEnd(), "ncclGroupEnd");
+    dist::nccl_check(ncclGroupEnd(), "ncclGroupEnd");
   });
   const double exchanged = 2.0 * static_cast<double>(len[0] / P) * 4 * (P - 1);  // per rank, both directions
   const std::string gpus = std::to_string(P) + " GPUs";

@@ -6,19 +6,14 @@
 #include <exception>
 #include <mutex>
 #include <thread>
-#include "exit_codes.hpp"
 #include "parascan/device_info.hpp"
+#include "parascan/distributed.hpp"
 #include "parascan/error.hpp"
 
 namespace parascan::app {
 
-void nccl_check(ncclResult_t r, const char* what) {
-  if (r != ncclSuccess) throw cuda_error(cudaErrorUnknown, std::string(what) + " failed: " + ncclGetErrorString(r));
-}
-
 void check_gpu_count(int gpus) {
-  if (gpus < 1) throw input_error("--gpus: must be 1 or more, got " + std::to_string(gpus));
-  if (gpus == 1) return;
+  if (gpus <= 1) return;
   int have = 0;
   const cudaError_t e = cudaGetDeviceCount(&have);
   if (e != cudaSuccess) {
@@ -33,7 +28,7 @@ void check_gpu_count(int gpus) {
 gpu_group::gpu_group(int gpus) : comms_(static_cast<std::size_t>(gpus)) {
   check_gpu_count(gpus);
   setenv("NCCL_NVLS_ENABLE", "0", 1);  // no NVLink multicast (the device machines' README says why)
-  nccl_check(ncclCommInitAll(comms_.data(), gpus, nullptr), "ncclCommInitAll");
+  dist::nccl_check(ncclCommInitAll(comms_.data(), gpus, nullptr), "ncclCommInitAll");
 }
 
 gpu_group::~gpu_group() {

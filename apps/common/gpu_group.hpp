@@ -14,8 +14,8 @@
 
 namespace parascan::app {
 
-/// How many GPUs `--gpus` may ask for here; throws input_error (exit 2) for fewer than 1 and
-/// device errors (exit 4) when the host has fewer than `gpus`. Called before any input is read.
+/// Throws no_cuda_device (exit 4) when this host has fewer than `gpus` CUDA devices (the option's
+/// own range is checked by check_gpus_option in multi_gpu.hpp). Called before any device work.
 void check_gpu_count(int gpus);
 
 class gpu_group {
@@ -42,8 +42,5 @@ class gpu_group {
   std::vector<ncclComm_t> comms_;
   bool aborted_ = false;
 };
-
-/// Throws cuda_error with NCCL's text when r is not ncclSuccess.
-void nccl_check(ncclResult_t r, const char* what);
 
 }  // namespace parascan::app

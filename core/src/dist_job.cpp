@@ -26,10 +26,6 @@ int env_int(std::initializer_list<const char*> names) {
   return -1;
 }
 
-void nccl_ok(ncclResult_t r, const char* what) {
-  if (r != ncclSuccess) throw cuda_error(cudaErrorUnknown, std::string(what) + " failed: " + ncclGetErrorString(r));
-}
-
 std::string to_hex(const ncclUniqueId& id) {
   static const char* digits = "0123456789abcdef";
   std::string s;
@@ -60,7 +56,7 @@ ncclUniqueId from_hex(const std::string& s, const char* where) {
 
 std::string nccl_id_hex() {
   ncclUniqueId id;
-  nccl_ok(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  nccl_check(ncclGetUniqueId(&id), "parascan::dist: ncclGetUniqueId");
   return to_hex(id);
 }
 
@@ -89,7 +85,7 @@ process_rank join_job(const std::string& id_file, double timeout_s) {
     throw std::runtime_error("parascan::dist::join_job: no way to share the NCCL id: pass a file on a file system "
                              "every rank sees, set PARASCAN_NCCL_ID_FILE, or PARASCAN_NCCL_ID (256 hex digits)");
   } else if (p.rank == 0) {
-    nccl_ok(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    nccl_check(ncclGetUniqueId(&id), "parascan::dist: ncclGetUniqueId");
     const std::string tmp = file + ".tmp" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
     {
       std::ofstream f(tmp);
@@ -110,7 +106,7 @@ process_rank join_job(const std::string& id_file, double timeout_s) {
     }
     id = from_hex(s, file.c_str());
   }
-  nccl_ok(ncclCommInitRank(&p.comm, p.size, id, p.rank), "ncclCommInitRank");
+  nccl_check(ncclCommInitRank(&p.comm, p.size, id, p.rank), "parascan::dist::join_job: ncclCommInitRank");
   return p;
 }
 

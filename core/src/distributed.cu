@@ -209,6 +209,10 @@ cudaError_t select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in,
 
 std::string last_nccl_error() { return nccl_error_text; }
 
+void nccl_check(ncclResult_t r, const std::string& what) {
+  if (r != ncclSuccess) throw cuda_error(cudaErrorUnknown, what + ": NCCL: " + ncclGetErrorString(r));
+}
+
 std::int64_t global_count(std::int64_t n_local, ncclComm_t comm, cudaStream_t stream) {
   std::int64_t* d = nullptr;
   PARASCAN_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&d), sizeof(std::int64_t), stream));
@@ -218,7 +222,7 @@ std::int64_t global_count(std::int64_t n_local, ncclComm_t comm, cudaStream_t st
   if (e == cudaSuccess && r == ncclSuccess) e = cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
   (void)cudaFreeAsync(d, stream);
-  if (r != ncclSuccess) throw cuda_error(cudaErrorUnknown, std::string("parascan::dist::global_count: NCCL: ") + ncclGetErrorString(r));
+  nccl_check(r, "parascan::dist::global_count");
   PARASCAN_CUDA_CHECK(e);
   return h;
 }

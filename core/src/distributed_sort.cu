@@ -28,8 +28,7 @@ namespace {
 using device::sort_detail::ordered_bits;
 
 void nccl_check(ncclResult_t r, const char* what) {
-  if (r != ncclSuccess)
-    throw cuda_error(cudaErrorUnknown, std::string("parascan::dist sort: ") + what + ": NCCL: " + ncclGetErrorString(r));
+  dist::nccl_check(r, std::string("parascan::dist sort: ") + what);
 }
 
 /// The compared field of a key: bits [begin, begin + width) of its order image.

@@ -127,6 +127,10 @@ sort_stats sort_pairs(const Key* d_keys_in, const Value* d_values_in, std::int64
 /// The text of the last NCCL error of this thread ("" if none).
 std::string last_nccl_error();
 
+/// Throws cuda_error "<what>: NCCL: <NCCL's text>" when r is not ncclSuccess (the throwing calls of
+/// this header, the tools and the benches check NCCL results with it).
+void nccl_check(ncclResult_t r, const std::string& what);
+
 /// This process's rank in a job of one process per GPU, as torchrun, mpirun or srun start one.
 struct process_rank {
   int rank = 0, size = 1, device = 0;
