@@ -2,6 +2,7 @@
 // ranking) beside cub::DeviceRadixSort called as a user would (int item count), for u32 / u64 / f32
 // keys, u32 pairs and argsort, on uniform, few-distinct (AND of 3 random words), sorted and
 // all-equal keys. Every output is compared word for word with CUB's.
+// Arguments: log2 n (28), which (1: every row; 2: the pairs/argsort tile sweep; -1: one row for a profiler).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
@@ -123,6 +124,8 @@ struct bench {
 };
 
 #define ROW(T, I, B, M) b.template row<policy<T, I, B, M>>(#T " x " #I " b" #B " " #M, mode, cub)
+// Pairs: the values through the keys' stage after the keys (value_stage::shared, before entry 24).
+#define ROW_SHARED(T, I, B) b.template row<policy<T, I, B, ballots, value_stage::shared>>(#T " x " #I " b" #B " shared", mode, cub)
 using mm = parascan::warp::match_method;
 constexpr mm ballots = mm::ballots;
 
@@ -130,11 +133,12 @@ template <class K>
 void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
   bench<K> b(n);
   for (dist d : {dist::uniform, dist::few, dist::sorted, dist::equal}) {
-    if (!all_dists && d != dist::uniform) continue;
+    if (!all_dists && d != dist::uniform && !(which == 2 && d == dist::few)) continue;
     const auto h = make_keys<K>(n, d);
     CK(cudaMemcpy(b.in, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
     for (int mode : {0, 1, 2}) {
       if ((sizeof(K) == 8 || which < 0) && mode != 0) continue;
+      if (which == 2 && mode == 0) continue;  // pairs and argsort only
       const float cub = b.cub_ms(mode != 0);
       std::printf("%s n=%lld %s %s: CUB %s %.4f ms\n", kname, (long long)n, dist_name[(int)d],
                   mode == 0 ? "keys" : mode == 1 ? "pairs" : "argsort", mode == 0 ? "SortKeys" : "SortPairs", cub);
@@ -146,8 +150,11 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
           ROW(256, 21, 4, ballots);
         }
       } else {
-        ROW(384, 20, 2, ballots);  // the default (device_onesweep.cuh)
-        if (which > 0 && d == dist::uniform) {
+        ROW(384, 23, 2, ballots);  // the default (device_onesweep.cuh): values in a stage of their own
+        if (which == 2) {  // pairs: the values' stage, CUB's SM90 tile and its neighbours (entry 24)
+          ROW_SHARED(384, 23, 2); ROW_SHARED(384, 20, 2); ROW(384, 20, 2, ballots); ROW(384, 24, 2, ballots);
+          ROW(512, 18, 2, ballots); ROW_SHARED(512, 18, 2); ROW(256, 23, 3, ballots); ROW(384, 26, 2, ballots);
+        } else if (which > 0 && d == dist::uniform) {
           ROW(384, 23, 2, ballots);  // CUB's SM90 tile for 4-byte pairs (performance.md entry 22)
           ROW(384, 22, 2, ballots); ROW(384, 17, 2, ballots); ROW(256, 19, 3, ballots); ROW(512, 12, 2, ballots);
           ROW(256, 15, 4, ballots);
@@ -165,6 +172,10 @@ int main(int argc, char** argv) {
   const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
   const int which = argc > 2 ? std::atoi(argv[2]) : 1;
   const std::int64_t n = std::int64_t(1) << lg;
+  if (which == 2) {  // pairs sweep: u32 keys with u32 values and argsort, uniform and few-distinct
+    sweep<std::uint32_t>(n, "u32", false, which);
+    return 0;
+  }
   if (which < 0) {  // for a profiler: u32 uniform keys, CUB then the default tile, once each
     sweep<std::uint32_t>(n, "u32", false, which);
     return 0;

@@ -1,6 +1,7 @@
 """Event-timed single calls after a synchronisation (how python -m parascan.bench times), 2^20 int32:
 the compiled layer with raw pointers per strategy, the Python functions with and without out=, torch.cumsum,
-torch.empty_like and the C++ two-phase call; each with its host time. Run on a GPU machine with the package
+torch.empty_like and the C++ two-phase call, the direct calls (entry 24) and select beside
+torch.masked_select; each with its host time. Run on a GPU machine with the package
 on PYTHONPATH: python3 experiments/python_event_timing.py (docs/performance.md entry 22)."""
 import torch, time, numpy as np, parascan
 from parascan import _core
@@ -18,6 +19,12 @@ for strat in ["", "single_pass", "reduce_then_scan", "recursive"]:
 ev("parascan.inclusive_scan(x,out=out)", lambda: parascan.inclusive_scan(x,out=out))
 ev("parascan.inclusive_scan(x)", lambda: parascan.inclusive_scan(x))
 ev("torch.cumsum(x,0,out=out)", lambda: torch.cumsum(x,0,out=out))
+ev("torch.cumsum(x,0,dtype=torch.int32)", lambda: torch.cumsum(x,0,dtype=torch.int32))
+ev("_core.direct_scan(True,x,'sum')", lambda: _core.direct_scan(True, x, "sum"))
+mask=x>50
+ev("parascan.select(x,mask=mask)", lambda: parascan.select(x,mask=mask))
+ev("parascan.select(x,mask=mask,stream=s) (Python layer)", lambda: parascan.select(x,mask=mask,stream=s))
+ev("torch.masked_select(x,mask)", lambda: torch.masked_select(x,mask))
 ev("torch.empty_like(x)", lambda: torch.empty_like(x))
 ev("cxx_scan_call_us x1", lambda: _core.cxx_scan_call_us(x.data_ptr(), out.data_ptr(), n, 1, s))
 ev("cxx_scan_call_us x1 n=1024", lambda: _core.cxx_scan_call_us(x.data_ptr(), out.data_ptr(), 1024, 1, s))

@@ -97,6 +97,11 @@ def exclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     >>> parascan.exclusive_scan(torch.ones(5, dtype=torch.int32, device="cuda"))
     tensor([0, 1, 2, 3, 4], device='cuda:0', dtype=torch.int32)
     """
+    if init is None and dtype is None and out is None and algorithm is None and strategy is None and stream is None \
+            and isinstance(op, str):
+        r = _core.direct_scan(False, x, op)  # torch / CuPy arrays, made whole in C++ (None: not taken)
+        if r is not None:
+            return r
     return _scan(False, x, op, init, dtype, out, algorithm, strategy, stream)
 
 
@@ -106,6 +111,11 @@ def inclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     >>> parascan.inclusive_scan(numpy.array([3, 1, 4, 1, 5], dtype=numpy.uint8), dtype=numpy.uint32)
     array([ 3,  4,  8,  9, 14], dtype=uint32)
     """
+    if init is None and dtype is None and out is None and algorithm is None and strategy is None and stream is None \
+            and isinstance(op, str):
+        r = _core.direct_scan(True, x, op)
+        if r is not None:
+            return r
     return _scan(True, x, op, init, dtype, out, algorithm, strategy, stream)
 
 
@@ -191,6 +201,10 @@ def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=
     >>> parascan.select(cupy.array([5, 0, 7, 0], dtype=cupy.int32))
     array([5, 7], dtype=int32)
     """
+    if keep is None and not indices and out is None and count is None and stream is None:
+        r = _core.direct_select(x, mask)  # torch / CuPy arrays, made whole in C++ (None: not taken)
+        if r is not None:
+            return r
     o, c, s = _select(x, mask, keep, indices, False, out, count, stream)
     if c is None:  # a NumPy array streamed through the host pipeline
         return o
@@ -226,6 +240,10 @@ def sort(keys, values=None, descending=False, begin_bit=0, end_bit=None, stream=
     >>> parascan.sort(torch.tensor([3.0, -1.0, 2.0], device="cuda"))
     tensor([-1.,  2.,  3.], device='cuda:0')
     """
+    if values is None and begin_bit == 0 and end_bit is None and stream is None:
+        r = _core.direct_sort(keys, bool(descending), False)  # torch / CuPy arrays, made whole in C++
+        if r is not None:
+            return r
     require_device()
     s = stream_of(stream, keys, values)
     k = wrap(keys, "keys", s)
@@ -249,6 +267,10 @@ def argsort(keys, descending=False, begin_bit=0, end_bit=None, stream=None):
     >>> parascan.argsort(cupy.array([30, 10, 20, 10]))
     array([1, 3, 2, 0])
     """
+    if begin_bit == 0 and end_bit is None and stream is None:
+        r = _core.direct_sort(keys, bool(descending), True)
+        if r is not None:
+            return r
     require_device()
     s = stream_of(stream, keys)
     k = wrap(keys, "keys", s)

@@ -4,8 +4,9 @@ parascan beside the GPU libraries a Python user has, in one process on the same 
 events on one stream (median of --repeat runs after a warm-up): torch.cumsum, cupy.cumsum, torch.sort,
 cupy.sort, torch.argsort(stable=True), cupy.argsort, torch.masked_select and cupy.compress. Prints time,
 items/s and the ratio (> 1: parascan faster), checking each parascan result against the peer's. Also the
-host cost of one call at 2^10: the Python function, and the compiled layer called with raw pointers
-(the C++ call plus nanobind's conversion), both without synchronising.
+host cost of one call at 2^10: the Python function (its direct path, and the Python layer's with out=),
+and the compiled layer called with raw pointers (the C++ call plus nanobind's conversion), without
+synchronising.
 """
 import argparse
 import sys
@@ -127,7 +128,8 @@ def main(argv=None):
         torch.cuda.synchronize()
         return float(np.median(times))
 
-    py_us = host_us(lambda: parascan.inclusive_scan(x, out=out))
+    direct_us = host_us(lambda: parascan.inclusive_scan(x))  # made whole in C++ (the default keywords)
+    py_us = host_us(lambda: parascan.inclusive_scan(x, out=out))  # the Python layer's path
     layer_us = host_us(lambda: _core.scan(True, x.data_ptr(), "i4", out.data_ptr(), "i4", 1024, "sum", None, "", "", h))
     cpp_batch = []
     for _ in range(batches):
@@ -136,14 +138,17 @@ def main(argv=None):
     torch.cuda.synchronize()
     cpp_us = float(np.median(cpp_batch))
     print(f"call overhead at 2^10 (host time per call, median of {batches} batches of {batch}, no synchronisation): "
-          f"parascan.inclusive_scan {py_us:.1f} us, compiled layer with raw pointers {layer_us:.1f} us, "
-          f"the C++ call {cpp_us:.1f} us: Python adds {py_us - cpp_us:.1f} us")
+          f"parascan.inclusive_scan(x) {direct_us:.1f} us (direct), inclusive_scan(x, out=out) {py_us:.1f} us "
+          f"(Python layer), compiled layer with raw pointers {layer_us:.1f} us, the C++ call {cpp_us:.1f} us: "
+          f"Python adds {py_us - cpp_us:.1f} us (Python layer), {direct_us - cpp_us:.1f} us with the output "
+          "allocated (direct)")
     if a.csv:
         with open(a.csv, "w") as f:
             f.write("op,n,peer,peer_ms,parascan_ms,ratio,check\n")
             for op, n, peer, pm, om, ok in rows:
                 f.write(f"{op},{n},{peer},{pm:.6f},{om:.6f},{pm / om:.4f},{'ok' if ok else 'mismatch'}\n")
             f.write(f"overhead,1024,python_call_us_vs_cxx_call_us,{py_us:.3f},{cpp_us:.3f},,\n")
+            f.write(f"overhead,1024,direct_call_us_vs_cxx_call_us,{direct_us:.3f},{cpp_us:.3f},,\n")
     return 1 if any(not r[5] for r in rows) else 0
 
 

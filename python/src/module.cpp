@@ -4,7 +4,8 @@
 // stream-ordered pool (layer.hpp), so nothing here synchronises except the calls that must read a count
 // (`read_count`) and the host pipelines. CUDA errors raise RuntimeError naming the error, out of device
 // memory MemoryError with the bytes requested. This file: scans, compaction, sorting, the host pipelines
-// and the module; images.cpp: summed-area tables and marching cubes.
+// and the module; images.cpp: summed-area tables and marching cubes; direct.cpp: the common calls
+// made whole in C++ for torch and CuPy arrays.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -14,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include "calls.hpp"
 #include "layer.hpp"
 #include "parascan/config.hpp"
 #include "parascan/error.hpp"
@@ -34,6 +36,7 @@ using namespace parascan::python;
 
 namespace parascan::python {
 void bind_images(nb::module_& m);  // images.cpp
+void bind_direct(nb::module_& m);  // direct.cpp
 }
 
 namespace {
@@ -59,6 +62,10 @@ T from_python(const nb::object& v) {
   else if constexpr (std::is_signed_v<T>) return static_cast<T>(nb::cast<long long>(v));
   else return static_cast<T>(nb::cast<unsigned long long>(v));
 }
+
+}  // namespace
+
+namespace parascan::python {  // declared in calls.hpp (direct.cpp calls them too)
 
 /// Exclusive (with init) or inclusive (init None) scan of n items.
 void scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, std::uintptr_t out, const std::string& out_type,
@@ -88,6 +95,10 @@ void scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, s
   });
 }
 
+}  // namespace parascan::python
+
+namespace {
+
 keep_kind parse_keep(const std::string& k) {
   if (const auto kind = parse_keep_kind(k)) return *kind;
   throw nb::value_error(("parascan: keep rule '" + k + "' is not one of nonzero, gt:X, ge:X, lt:X, le:X, eq:X, ne:X, odd, even, finite").c_str());
@@ -104,6 +115,10 @@ keep_rule<T> checked_rule(const std::string& rule, double value) {
   }
   return keep_rule<T>{k, static_cast<T>(value)};
 }
+
+}  // namespace
+
+namespace parascan::python {  // declared in calls.hpp (direct.cpp calls them too)
 
 /// Compaction: kept values (or their int64 positions with `indices`), or with `partition` all items,
 /// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0.
@@ -142,6 +157,10 @@ void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, st
   });
 }
 
+}  // namespace parascan::python
+
+namespace {
+
 /// NumPy arrays larger than the GPU: sums and rule-based compaction streamed through the host pipelines
 /// (host pointers in and out; blocks until the output is complete). Types i4, u4, i8, u8, f4, f8.
 template <class F>
@@ -174,6 +193,10 @@ std::int64_t select_host(std::uintptr_t in, std::uintptr_t out, const std::strin
   return kept;
 }
 
+}  // namespace
+
+namespace parascan::python {  // declared in calls.hpp (direct.cpp calls them too)
+
 /// Radix sort of keys, with values (values_in != 0), or argsort (argsort: values_out gets the
 /// positions, of value_type u4 or u8).
 void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::string& key_type, std::uintptr_t values_in,
@@ -197,6 +220,10 @@ void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::stri
     });
   });
 }
+
+}  // namespace parascan::python
+
+namespace {
 
 /// Segmented scan: restarts at every item whose head flag (u1) is non-zero.
 void segmented_scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, std::uintptr_t heads,
@@ -293,5 +320,6 @@ NB_MODULE(_core, m) {
   m.def("segmented_scan", &segmented_scan_items, "inclusive"_a, "in"_a, "in_type"_a, "heads"_a, "out"_a,
         "out_type"_a, "n"_a, "op"_a, "init"_a.none(), "stream"_a);
   bind_images(m);
+  bind_direct(m);
 }
 

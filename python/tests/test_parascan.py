@@ -199,6 +199,66 @@ def test_cupy_streams_and_handles():
     np.testing.assert_array_equal(cupy.asnumpy(k), np.sort(cupy.asnumpy(x) + 1))
 
 
+@gpu
+@pytest.mark.parametrize("kind", ["torch", "cupy"])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint64, np.float32])
+def test_direct_calls_match_the_python_layer(kind, dtype):
+    """The common calls made whole in C++ (_core.direct_*, taken with the default keywords) give what the
+    Python layer gives (taken here by passing the same stream explicitly), and are not taken for arrays
+    they do not handle (non-contiguous, NumPy, bool scans), which the Python layer then checks."""
+    from parascan import _core
+
+    lib = require(kind)
+    h = rand(100003, dtype)
+    h[::7] = 0  # zeros for select's default rule
+    x = (torch.from_numpy(h.view(np.int64) if dtype == np.uint64 else h).cuda() if kind == "torch" else cupy.asarray(h))
+    if kind == "torch" and dtype == np.uint64:
+        x = x.view(_torch_type("uint64"))
+    mask = x.view(torch.int64) != 0 if kind == "torch" and dtype == np.uint64 else x != 0
+    # Float sums depend on the look-back's order of tile prefixes: compared to a tolerance.
+    same = (np.testing.assert_array_equal if np.dtype(dtype).kind != "f"
+            else lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-2))
+    if kind == "torch":
+        s = torch.cuda.current_stream()
+    else:
+        s = cupy.cuda.get_current_stream()
+
+    def host(r):
+        if kind == "torch":
+            return r.view(torch.int64).cpu().numpy().view(np.uint64) if r.dtype == _torch_type("uint64") else r.cpu().numpy()
+        return cupy.asnumpy(r)
+
+    for inclusive in (True, False):
+        d = _core.direct_scan(inclusive, x, "sum")
+        assert d is not None and type(d) is type(x)
+        g = parascan.inclusive_scan(x, stream=s) if inclusive else parascan.exclusive_scan(x, stream=s)
+        same(host(d), host(g))
+    same(host(parascan.inclusive_scan(x)), np.cumsum(h, dtype=np.float64 if dtype == np.float32 else dtype))
+    for m in (None, mask):
+        d = _core.direct_select(x, m)
+        assert d is not None
+        np.testing.assert_array_equal(host(d), host(parascan.select(x, mask=m, stream=s)))
+        np.testing.assert_array_equal(host(d), h[h != 0])
+    for descending in (False, True):
+        d = _core.direct_sort(x, descending, False)
+        np.testing.assert_array_equal(host(d), host(parascan.sort(x, descending=descending, stream=s)))
+        p = _core.direct_sort(x, descending, True)
+        assert p.dtype == (torch.int64 if kind == "torch" else np.int64)
+        np.testing.assert_array_equal(host(p), host(parascan.argsort(x, descending=descending, stream=s)))
+    np.testing.assert_array_equal(host(parascan.argsort(x)), np.argsort(h, kind="stable"))
+    # Not taken: a strided view, NumPy input, bool scans; the Python layer handles (or refuses) them.
+    assert _core.direct_scan(True, x[::2], "sum") is None
+    assert _core.direct_scan(True, h, "sum") is None
+    assert _core.direct_select(x[::2], None) is None
+    assert _core.direct_scan(True, mask, "sum") is None
+    with pytest.raises(ValueError, match="not contiguous|not C-contiguous"):
+        parascan.inclusive_scan(x[::2])
+
+
+def _torch_type(name):
+    return getattr(torch, name)
+
+
 class _DlpackOnly:
     """An array that offers only DLPack (as JAX does)."""
 

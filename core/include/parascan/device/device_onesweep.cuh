@@ -19,17 +19,17 @@
 
 namespace parascan::device::onesweep {
 
-/// Tiles per key and value width (H100 sweep at 2^28, experiments/onesweep_tiles.cu;
-/// docs/performance.md entry 18): keys of ≤ 4 bytes 256 × 23 at 4 blocks per SM (64 registers);
-/// 8-byte keys 384 × 12 at 3 (56); pairs of ≤ 4-byte items 384 × 20 at 2 (80); pairs with an
-/// 8-byte key or value 384 × 14 at 2 (not swept: the stage of 8-byte items, 42 KB, and the 64-bit
-/// digit offsets of n > 2^32 fill the 48 KB of static shared memory).
+/// Tiles per key and value width (H100 sweeps at 2^28, experiments/onesweep_tiles.cu;
+/// docs/performance.md entries 18 and 24): keys of ≤ 4 bytes 256 × 23 at 4 blocks per SM (64
+/// registers); 8-byte keys 384 × 12 at 3 (56); pairs of ≤ 4-byte items 384 × 23 at 2 (80; CUB's
+/// SM90 tile for them, 1–3% faster than 384 × 20); pairs with an 8-byte key or value 384 × 14 at 2
+/// (not swept). Values wait in a stage of their own (dynamic shared memory, pass.cuh).
 template <class U, class V>
 struct default_policy {
   static constexpr bool pairs = !std::is_same_v<V, no_values>;
   static constexpr std::size_t widest = pairs && sizeof(V) > sizeof(U) ? sizeof(V) : sizeof(U);
   using type = std::conditional_t<!pairs, std::conditional_t<(sizeof(U) <= 4), policy<256, 23, 4>, policy<384, 12, 3>>,
-                                  std::conditional_t<(widest <= 4), policy<384, 20, 2>, policy<384, 14, 2>>>;
+                                  std::conditional_t<(widest <= 4), policy<384, 23, 2>, policy<384, 14, 2>>>;
 };
 template <class U, class V>
 using default_policy_t = typename default_policy<U, V>::type;
@@ -114,8 +114,14 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
       Offset* bins_out = q + 1 < layout.portions ? handoff + (q % 2) * digits : nullptr;
       const auto launch = [&](auto float_keys) {
         constexpr bool is_float = decltype(float_keys)::value;
-        return launch_after_previous(overlap, pass_kernel<Policy, U, V, Offset, is_float>, static_cast<unsigned>(blocks),
-                                     Policy::threads, 0, stream, io, static_cast<const pass_plan*>(plan), p, begin, count,
+        constexpr std::size_t smem = pass_dynamic_smem<Policy, V>();
+        const auto kernel = pass_kernel<Policy, U, V, Offset, is_float>;
+        if constexpr (smem > 0) {  // the values' own stage: static + dynamic may pass the 48 KB default
+          const cudaError_t a = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+          if (a != cudaSuccess) return a;
+        }
+        return launch_after_previous(overlap, kernel, static_cast<unsigned>(blocks),
+                                     Policy::threads, smem, stream, io, static_cast<const pass_plan*>(plan), p, begin, count,
                                      pass_digit<U, is_float>(ps.place(p)), bins_in, bins_out, launch_status,
                                      counters + p * layout.portions + q);
       };

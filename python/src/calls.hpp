@@ -1,0 +1,29 @@
+// The compiled calls on raw device pointers that both the Python layer (through module.cpp's bindings)
+// and the direct calls (direct.cpp) make: element types as NumPy type codes ("u4", "f8", "b1", ...),
+// a stream handle; temporary storage from parascan's pool (layer.hpp). Defined in module.cpp.
+#pragma once
+#include <nanobind/nanobind.h>
+#include <cstdint>
+#include <string>
+
+namespace parascan::python {
+namespace nb = nanobind;
+
+/// Exclusive (with init, or the identity when init is None) or inclusive scan of n items.
+void scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, std::uintptr_t out, const std::string& out_type,
+                std::int64_t n, const std::string& op, nb::object init, const std::string& algorithm,
+                const std::string& strategy, std::uintptr_t stream);
+
+/// Compaction: kept values (or their int64 positions with `indices`), or with `partition` all items,
+/// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0.
+void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, std::uintptr_t mask, const std::string& mask_type,
+                  const std::string& rule, double value, bool indices, bool partition, std::uintptr_t out, std::uintptr_t count,
+                  std::uintptr_t stream);
+
+/// Radix sort of keys, with values (values_in != 0), or argsort (values_out gets the positions, of
+/// value_type u4 or u8).
+void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::string& key_type, std::uintptr_t values_in,
+                std::uintptr_t values_out, const std::string& value_type, bool argsort, std::int64_t n, bool descending,
+                int begin_bit, int end_bit, std::uintptr_t stream);
+
+}  // namespace parascan::python
