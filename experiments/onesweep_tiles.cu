@@ -155,7 +155,6 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
           ROW_SHARED(384, 23, 2); ROW_SHARED(384, 20, 2); ROW(384, 20, 2, ballots); ROW(384, 24, 2, ballots);
           ROW(512, 18, 2, ballots); ROW_SHARED(512, 18, 2); ROW(256, 23, 3, ballots); ROW(384, 26, 2, ballots);
         } else if (which > 0 && d == dist::uniform) {
-          ROW(384, 23, 2, ballots);  // CUB's SM90 tile for 4-byte pairs (performance.md entry 22)
           ROW(384, 22, 2, ballots); ROW(384, 17, 2, ballots); ROW(256, 19, 3, ballots); ROW(512, 12, 2, ballots);
           ROW(256, 15, 4, ballots);
         }
@@ -172,11 +171,9 @@ int main(int argc, char** argv) {
   const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
   const int which = argc > 2 ? std::atoi(argv[2]) : 1;
   const std::int64_t n = std::int64_t(1) << lg;
-  if (which == 2) {  // pairs sweep: u32 keys with u32 values and argsort, uniform and few-distinct
-    sweep<std::uint32_t>(n, "u32", false, which);
-    return 0;
-  }
-  if (which < 0) {  // for a profiler: u32 uniform keys, CUB then the default tile, once each
+  // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct); < 0: for a
+  // profiler, u32 uniform keys, CUB then the default tile, once each.
+  if (which == 2 || which < 0) {
     sweep<std::uint32_t>(n, "u32", false, which);
     return 0;
   }

@@ -68,6 +68,11 @@ def _native(x):
 
 
 def _scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream):
+    if init is None and dtype is None and out is None and algorithm is None and strategy is None and stream is None \
+            and isinstance(op, str):
+        r = _core.direct_scan(inclusive, x, op)  # torch / CuPy arrays, made whole in C++ (None: not taken)
+        if r is not None:
+            return r
     require_device()
     if (op == "sum" and init is None and (dtype is None or np.dtype(dtype) == x.dtype) and out is None
             and algorithm is None and strategy is None and _streams_through_host(x)):
@@ -97,11 +102,6 @@ def exclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     >>> parascan.exclusive_scan(torch.ones(5, dtype=torch.int32, device="cuda"))
     tensor([0, 1, 2, 3, 4], device='cuda:0', dtype=torch.int32)
     """
-    if init is None and dtype is None and out is None and algorithm is None and strategy is None and stream is None \
-            and isinstance(op, str):
-        r = _core.direct_scan(False, x, op)  # torch / CuPy arrays, made whole in C++ (None: not taken)
-        if r is not None:
-            return r
     return _scan(False, x, op, init, dtype, out, algorithm, strategy, stream)
 
 
@@ -111,11 +111,6 @@ def inclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     >>> parascan.inclusive_scan(numpy.array([3, 1, 4, 1, 5], dtype=numpy.uint8), dtype=numpy.uint32)
     array([ 3,  4,  8,  9, 14], dtype=uint32)
     """
-    if init is None and dtype is None and out is None and algorithm is None and strategy is None and stream is None \
-            and isinstance(op, str):
-        r = _core.direct_scan(True, x, op)
-        if r is not None:
-            return r
     return _scan(True, x, op, init, dtype, out, algorithm, strategy, stream)
 
 

@@ -213,7 +213,7 @@ def test_direct_calls_match_the_python_layer(kind, dtype):
     h[::7] = 0  # zeros for select's default rule
     x = (torch.from_numpy(h.view(np.int64) if dtype == np.uint64 else h).cuda() if kind == "torch" else cupy.asarray(h))
     if kind == "torch" and dtype == np.uint64:
-        x = x.view(_torch_type("uint64"))
+        x = x.view(torch.uint64)
     mask = x.view(torch.int64) != 0 if kind == "torch" and dtype == np.uint64 else x != 0
     # Float sums depend on the look-back's order of tile prefixes: compared to a tolerance.
     same = (np.testing.assert_array_equal if np.dtype(dtype).kind != "f"
@@ -225,7 +225,7 @@ def test_direct_calls_match_the_python_layer(kind, dtype):
 
     def host(r):
         if kind == "torch":
-            return r.view(torch.int64).cpu().numpy().view(np.uint64) if r.dtype == _torch_type("uint64") else r.cpu().numpy()
+            return r.view(torch.int64).cpu().numpy().view(np.uint64) if r.dtype == torch.uint64 else r.cpu().numpy()
         return cupy.asnumpy(r)
 
     for inclusive in (True, False):
@@ -253,10 +253,6 @@ def test_direct_calls_match_the_python_layer(kind, dtype):
     assert _core.direct_scan(True, mask, "sum") is None
     with pytest.raises(ValueError, match="not contiguous|not C-contiguous"):
         parascan.inclusive_scan(x[::2])
-
-
-def _torch_type(name):
-    return getattr(torch, name)
 
 
 class _DlpackOnly:
