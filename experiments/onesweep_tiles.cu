@@ -124,8 +124,6 @@ struct bench {
 };
 
 #define ROW(T, I, B, M) b.template row<policy<T, I, B, M>>(#T " x " #I " b" #B " " #M, mode, cub)
-// Pairs: the values through the keys' stage after the keys (value_stage::shared, before entry 24).
-#define ROW_SHARED(T, I, B) b.template row<policy<T, I, B, ballots, value_stage::shared>>(#T " x " #I " b" #B " shared", mode, cub)
 using mm = parascan::warp::match_method;
 constexpr mm ballots = mm::ballots;
 
@@ -150,10 +148,10 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
           ROW(256, 21, 4, ballots);
         }
       } else {
-        ROW(384, 23, 2, ballots);  // the default (device_onesweep.cuh): values in a stage of their own
-        if (which == 2) {  // pairs: the values' stage, CUB's SM90 tile and its neighbours (entry 24)
-          ROW_SHARED(384, 23, 2); ROW_SHARED(384, 20, 2); ROW(384, 20, 2, ballots); ROW(384, 24, 2, ballots);
-          ROW(512, 18, 2, ballots); ROW_SHARED(512, 18, 2); ROW(256, 23, 3, ballots); ROW(384, 26, 2, ballots);
+        ROW(384, 26, 2, ballots);  // the default (device_onesweep.cuh)
+        if (which == 2) {  // pairs: CUB's SM90 tile and its neighbours (entries 24, 25)
+          ROW(384, 23, 2, ballots); ROW(384, 20, 2, ballots); ROW(384, 24, 2, ballots); ROW(384, 28, 2, ballots);
+          ROW(512, 18, 2, ballots); ROW(256, 23, 3, ballots);
         } else if (which > 0 && d == dist::uniform) {
           ROW(384, 22, 2, ballots); ROW(384, 17, 2, ballots); ROW(256, 19, 3, ballots); ROW(512, 12, 2, ballots);
           ROW(256, 15, 4, ballots);

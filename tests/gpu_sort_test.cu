@@ -152,10 +152,10 @@ TYPED_TEST_SUITE(sort_typed, key_types);
 
 TYPED_TEST(sort_typed, sizes_and_distributions) {
   using Key = TypeParam;
-  // Onesweep tile edges: 256 × 23 (keys ≤ 4 bytes), 384 × 12 (8-byte keys), 384 × 23 (pairs; 384 × 20
-  // before), 384 × 14 (pairs with 8-byte items); the histogram's 4096.
+  // Onesweep tile edges: 256 × 23 (keys ≤ 4 bytes), 384 × 12 (8-byte keys), 384 × 26 (pairs; 384 × 20
+  // and 384 × 23 before), 384 × 14 (pairs with 8-byte items); the histogram's 4096.
   std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 4096, 4097, 4608, 4609, 5376, 5377, 5888, 5889, 7680, 7681,
-                                     8831, 8832, 8833, 3 * 4096 - 1};
+                                     8831, 8832, 8833, 9983, 9984, 9985, 3 * 4096 - 1, 2 * 9984 + 1};
   if (!test::small_sizes_only()) sizes.insert(sizes.end(), {65537, (1 << 20) + 7});
   for (std::int64_t n : sizes)
     for (dist d : {dist::uniform, dist::few_unique, dist::sorted, dist::reverse, dist::all_equal}) {

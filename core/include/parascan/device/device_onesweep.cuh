@@ -21,15 +21,16 @@ namespace parascan::device::onesweep {
 
 /// Tiles per key and value width (H100 sweeps at 2^28, experiments/onesweep_tiles.cu;
 /// docs/performance.md entries 18 and 24): keys of ≤ 4 bytes 256 × 23 at 4 blocks per SM (64
-/// registers); 8-byte keys 384 × 12 at 3 (56); pairs of ≤ 4-byte items 384 × 23 at 2 (80; CUB's
-/// SM90 tile for them, 1–3% faster than 384 × 20); pairs with an 8-byte key or value 384 × 14 at 2
-/// (not swept). Values wait in a stage of their own (dynamic shared memory, pass.cuh).
+/// registers); 8-byte keys 384 × 12 at 3 (56); pairs of ≤ 4-byte items 384 × 26 at 2 (80 registers,
+/// 82 KB of shared memory; 4% faster than CUB's SM90 tile 384 × 23 on the H200, entries 24 and 25);
+/// pairs with an 8-byte key or value 384 × 14 at 2 (not swept). Values wait in a stage of their own
+/// (dynamic shared memory, pass.cuh).
 template <class U, class V>
 struct default_policy {
   static constexpr bool pairs = !std::is_same_v<V, no_values>;
   static constexpr std::size_t widest = pairs && sizeof(V) > sizeof(U) ? sizeof(V) : sizeof(U);
   using type = std::conditional_t<!pairs, std::conditional_t<(sizeof(U) <= 4), policy<256, 23, 4>, policy<384, 12, 3>>,
-                                  std::conditional_t<(widest <= 4), policy<384, 23, 2>, policy<384, 14, 2>>>;
+                                  std::conditional_t<(widest <= 4), policy<384, 26, 2>, policy<384, 14, 2>>>;
 };
 template <class U, class V>
 using default_policy_t = typename default_policy<U, V>::type;
@@ -86,12 +87,7 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
   // Kernels after the histogram may start while their predecessor finishes (sm_90+), when no memset
   // stands between them; each waits for its predecessor's results before reading them.
   bool overlap = false;
-  if (layout.prezeroed) {
-    int device = 0, major = 0;
-    if ((e = cudaGetDevice(&device)) != cudaSuccess) return e;
-    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess) return e;
-    overlap = major >= 9;
-  }
+  if (layout.prezeroed && (e = dependent_launch_available(overlap)) != cudaSuccess) return e;
   const std::int64_t hist_tiles = (n + hist_tile - 1) / hist_tile;
   const unsigned hist_blocks = static_cast<unsigned>(hist_tiles < hist_max_blocks ? hist_tiles : hist_max_blocks);
   histogram_kernel<U, Offset><<<hist_blocks, hist_threads, 0, stream>>>(io.keys_in, n, ps, bins, plan, hist_done);

@@ -38,6 +38,20 @@ struct look_back_storage {
   }
   /// Enqueue the reset of every status to invalid and of the counter to 0.
   cudaError_t init(std::int64_t tiles, cudaStream_t stream, bool synchronous) const;
+  /// Enqueue the reset, then the look-back kernel that uses the storage on `grid` blocks, as a
+  /// dependent launch where the device has it (sm_90+): its blocks are launched while the reset
+  /// runs, and each waits for the reset (wait_for_previous_grid) before it takes a tile. At 2^20
+  /// items the scan is a few microseconds, and the launch gap between the two was one of them.
+  template <class... Params, class... Args>
+  cudaError_t launch(std::int64_t tiles, void (*kernel)(Params...), unsigned grid, unsigned block,
+                     cudaStream_t stream, bool synchronous, Args... args) const {
+    bool overlap = false;
+    cudaError_t e;
+    if ((e = init(tiles, stream, synchronous)) != cudaSuccess) return e;
+    if (!synchronous && (e = dependent_launch_available(overlap)) != cudaSuccess) return e;
+    if ((e = launch_after_previous(overlap, kernel, grid, block, 0, stream, args...)) != cudaSuccess) return e;
+    return check_launch(stream, synchronous);
+  }
 };
 
 /// Temporary bytes a scan of n items needs under strategy s (0 for n == 0).
@@ -75,10 +89,9 @@ cudaError_t run_scan(char* temp, Loader load, Storer store, Acc* d_out_plain, st
 
   if (options.strategy == device_strategy::single_pass) {
     const auto storage = look_back_storage<Acc>::carve(temp, tiles);
-    if ((e = storage.init(tiles, stream, sync)) != cudaSuccess) return e;
-    scan_tiles_kernel<policy, Alg, prefix_source::look_back, Acc><<<grid, policy::block_threads, 0, stream>>>(
-        load, store, n, op, mode, nullptr, nullptr, storage.status, storage.counter);
-    return check_launch(stream, sync);
+    return storage.launch(tiles, scan_tiles_kernel<policy, Alg, prefix_source::look_back, Acc, Loader, Storer, Op>, grid,
+                          policy::block_threads, stream, sync, load, store, n, op, mode, static_cast<Acc*>(nullptr),
+                          static_cast<const Acc*>(nullptr), storage.status, storage.counter);
   }
 
   if (tiles == 1) {  // one tile: its prefix is the init value, if any

@@ -154,6 +154,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
   __shared__ Offset segment_start[segments];
   __shared__ Offset tile_prefix;
   __shared__ std::int64_t tile_id;
+  wait_for_previous_grid();  // launched during init_status_kernel (look_back_storage::launch)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t tile = tile_id, first = tile * tile_items;
@@ -227,11 +228,9 @@ cudaError_t select_single_pass(void* d_temp, const T* in, Keep keep, V* out, std
   const std::int64_t tiles = select_tiles_for<V>(n);
   if (tiles > INT_MAX) return cudaErrorInvalidValue;
   const auto storage = look_back_storage<Offset>::carve(d_temp, tiles);
-  const cudaError_t e = storage.init(tiles, stream, sync);
-  if (e != cudaSuccess) return e;
-  select_tiles_kernel<policy, V, Offset><<<static_cast<unsigned>(tiles), policy::block_threads, 0, stream>>>(
-      in, keep, out, n, count_out, base, storage.status, storage.counter);
-  return check_launch(stream, sync);
+  return storage.launch(tiles, select_tiles_kernel<policy, V, Offset, T, Keep>, static_cast<unsigned>(tiles),
+                        policy::block_threads, stream, sync, in, keep, out, n, count_out, base, storage.status,
+                        storage.counter);
 }
 
 /// n == 0: the size query gets one byte; the run writes a zero count or total.

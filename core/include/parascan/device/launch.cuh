@@ -2,6 +2,7 @@
 // and programmatic dependent launch (a kernel may start while its predecessor in the stream finishes).
 #pragma once
 #include <cuda_runtime_api.h>
+#include <atomic>
 #include <cstddef>
 
 namespace parascan::device {
@@ -27,6 +28,29 @@ __device__ __forceinline__ void wait_for_previous_grid() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
+}
+
+/// Whether the current device runs programmatic dependent launch (compute capability 9.0 and later),
+/// asked of the runtime once per device: a scan at 2^20 takes a few microseconds, so its launches
+/// avoid repeated attribute queries.
+inline cudaError_t dependent_launch_available(bool& available) {
+  int device = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e != cudaSuccess) return e;
+  constexpr int remembered = 64;
+  static std::atomic<signed char> known[remembered] = {};  // 0 not asked yet, 1 no, 2 yes
+  if (device < remembered) {
+    const signed char k = known[device].load(std::memory_order_relaxed);
+    if (k != 0) {
+      available = k == 2;
+      return cudaSuccess;
+    }
+  }
+  int major = 0;
+  if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess) return e;
+  available = major >= 9;
+  if (device < remembered) known[device].store(available ? 2 : 1, std::memory_order_relaxed);
+  return cudaSuccess;
 }
 
 /// Launch `kernel` so that it may start while the previous kernel in the stream finishes (it must

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include "parascan/block/block_exchange.cuh"
 #include "parascan/block/block_scan.cuh"
+#include "parascan/device/launch.cuh"
 #include "parascan/device/look_back.cuh"
 #include "parascan/device/scan_policy.cuh"
 #include "parascan/thread/thread_scan.cuh"
@@ -125,6 +126,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
 
 template <class Acc>
 __global__ void init_status_kernel(tile_status<Acc> status, std::int64_t tiles, unsigned long long* tile_counter) {
+  allow_next_grid();  // the look-back kernel may be launched now; it waits for this one's stores
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < tiles) status.init(i);
   if (i == 0) *tile_counter = 0;
@@ -143,6 +145,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
   __shared__ typename scanner::storage s;
   std::int64_t tile = blockIdx.x;
   if constexpr (Source == prefix_source::look_back) {
+    wait_for_previous_grid();  // launched during init_status_kernel (look_back_storage::launch)
     if (threadIdx.x == 0) s.tile = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
     __syncthreads();
     tile = s.tile;

@@ -18,9 +18,9 @@
 //      inclusive prefix (decoupled look-back, Merrill & Garland 2016, one chain per digit). Then the
 //      values (their loads done meanwhile) go to a shared stage of their own at the same ranks.
 //   6. scatter: thread t writes the tile's sorted items t + Threads · k, so a digit's run is written
-//      by consecutive threads; a value goes out beside its key, to the same position. (CUB, and this
-//      kernel with value_stage::shared, pass values through the keys' stage after the keys have left
-//      it: two more barriers and every item's digit looked up again.)
+//      by consecutive threads; a value goes out beside its key, to the same position. (CUB passes
+//      values through the keys' stage after the keys have left it: two more barriers and every item's
+//      digit looked up again; 1–2% slower here, docs/performance.md entry 24.)
 //   Traffic: keys (and values) read once and written once per pass, plus 256 status words per tile.
 //   Stable: within a tile keys rank by (digit, input position), and tiles come in input order.
 //   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers at most 2^28 keys.
@@ -37,29 +37,22 @@ namespace parascan::device::onesweep {
 
 using sort_detail::no_values;
 
-
-/// Where a pairs sort's values wait for their scatter: a shared stage of their own (dynamic shared
-/// memory, written before the keys' scatter; one scatter loop for both), or the keys' stage once the
-/// keys have left it (static shared memory only, two more barriers; kept for the A/B experiment).
-enum class value_stage { own, shared };
-
 /// Tile shape and residency of the pass kernel.
-template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots,
-          value_stage Values = value_stage::own>
+template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots>
 struct policy {
   static constexpr int threads = Threads, items = Items, min_blocks = MinBlocks;
   static constexpr warp::match_method match = Match;
-  static constexpr value_stage values = Values;
   static constexpr int tile_items = Threads * Items;
   /// Keys per launch: whole tiles, at most 2^28 (status counts have 30 bits).
   static constexpr std::int64_t portion_keys = ((std::int64_t(1) << 28) / tile_items) * tile_items;
   static_assert(Threads >= digits && Threads % 32 == 0 && portion_keys <= counted_status::count_mask);
 };
 
-/// Dynamic shared memory of the pass kernel: the values' own stage (none for keys only).
+/// Dynamic shared memory of the pass kernel: the values' stage (none for keys only). Values wait
+/// there, at their keys' ranks, while the keys wait in the static stage; one loop scatters both.
 template <class Policy, class V>
 constexpr std::size_t pass_dynamic_smem() {
-  return !std::is_same_v<V, no_values> && Policy::values == value_stage::own ? sizeof(V) * Policy::tile_items : 0;
+  return std::is_same_v<V, no_values> ? 0 : sizeof(V) * Policy::tile_items;
 }
 
 /// The buffers of a sort: pass i of the plan reads `keys_in` (i = 0) or the previous pass's
@@ -109,13 +102,11 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     pass_kernel(buffers<U, V> io, const pass_plan* plan, int pass, std::int64_t portion_begin, std::int64_t portion_n,
                 pass_digit<U, FloatKeys> digit, const Offset* bins_in, Offset* bins_out, unsigned* status, unsigned* tile_counter) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
-  constexpr bool own_value_stage = has_values && Policy::values == value_stage::own;
   constexpr int threads = Policy::threads, items = Policy::items, n_warps = threads / 32;
   constexpr int tile_items = Policy::tile_items;
-  using staged = std::conditional_t<has_values && !own_value_stage && (sizeof(V) > sizeof(U)), V, U>;
   union storage {
     unsigned warp_hist[n_warps][digits];  // per warp: count, then running place of each digit
-    staged stage[tile_items];             // the tile's keys, then values, in sorted order
+    U stage[tile_items];                  // the tile's keys in sorted order
   };
   __shared__ alignas(16) storage s;
   __shared__ Offset base[digits];  // first the digit's first place in the tile, then the output
@@ -124,7 +115,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   __shared__ unsigned warp_totals[n_warps];
   __shared__ unsigned tile_shared;
   __shared__ int one_digit;  // ≥ 0: every key of the tile has this digit
-  extern __shared__ __align__(16) unsigned char pass_dynamic[];  // the values' own stage (pass_dynamic_smem)
+  extern __shared__ __align__(16) unsigned char pass_dynamic[];  // the values' stage (pass_dynamic_smem)
 
   // Launched after the previous kernel by programmatic dependent launch (when the sort's status words
   // are cleared up front): every block of this pass has started before the next one's blocks may, so
@@ -247,54 +238,25 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     base[d] = digit_begin - base[d];                    // modular: base + (its place in the tile)
     if (bins_out != nullptr && tile_begin + tile_items >= portion_begin + portion_n) bins_out[d] = digit_begin + own;
   }
-  [[maybe_unused]] V* own_stage = reinterpret_cast<V*>(pass_dynamic);
-  if constexpr (own_value_stage) {
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      const int i = warp_begin + j * 32 + lane;
-      if (full || i < tile_n) own_stage[rank[j]] = values_src ? value[j] : static_cast<V>(tile_begin + i);
-    }
-  }
-  __syncthreads();
-
-  // 6. Scatter from the stage: consecutive threads write consecutive places of a digit's run.
-  if constexpr (own_value_stage) {
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const int i = k * threads + threadIdx.x;
-      if (full || i < tile_n) {
-        const U b = key_stage[i];
-        const Offset at = base[digit(b)] + static_cast<Offset>(i);
-        keys_dst[at] = codec.decode(b);
-        values_dst[at] = own_stage[i];
-      }
-    }
-    return;
-  }
-  [[maybe_unused]] unsigned packed[(items + 3) / 4] = {};  // each sorted item's digit, for the values
-#pragma unroll
-  for (int k = 0; k < items; ++k) {
-    const int i = k * threads + threadIdx.x;
-    if (full || i < tile_n) {
-      const U b = key_stage[i];
-      const unsigned dk = digit(b);
-      keys_dst[base[dk] + static_cast<Offset>(i)] = codec.decode(b);
-      if constexpr (has_values) packed[k / 4] |= dk << (8 * (k % 4));
-    }
-  }
+  [[maybe_unused]] V* value_stage = reinterpret_cast<V*>(pass_dynamic);
   if constexpr (has_values) {
-    __syncthreads();  // every key has left the stage
-    V* value_stage = reinterpret_cast<V*>(s.stage);
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
       if (full || i < tile_n) value_stage[rank[j]] = values_src ? value[j] : static_cast<V>(tile_begin + i);
     }
-    __syncthreads();
+  }
+  __syncthreads();
+
+  // 6. Scatter from the stages: consecutive threads write consecutive places of a digit's run.
 #pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const int i = k * threads + threadIdx.x;
-      if (full || i < tile_n) values_dst[base[(packed[k / 4] >> (8 * (k % 4))) & 0xffu] + static_cast<Offset>(i)] = value_stage[i];
+  for (int k = 0; k < items; ++k) {
+    const int i = k * threads + threadIdx.x;
+    if (full || i < tile_n) {
+      const U b = key_stage[i];
+      const Offset at = base[digit(b)] + static_cast<Offset>(i);
+      keys_dst[at] = codec.decode(b);
+      if constexpr (has_values) values_dst[at] = value_stage[i];
     }
   }
 }
