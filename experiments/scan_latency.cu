@@ -8,14 +8,13 @@
 //      inclusive_scan, and the status reset + look-back scan launched by hand at several tile shapes,
 //      each plain (the scan after the reset) and as a dependent launch (the scan's blocks launched
 //      while the reset runs). Every output is checked against CUB's. docs/performance.md entry 25.
-//   3. the candidate for one launch instead of two: a cooperative grid (every tile resident at once)
-//      that reduces its tile with the items kept in registers, stores the tile sum, meets the other
-//      tiles at a grid barrier, combines the sums of the tiles before it in order, then scans and
-//      stores: no status words to reset, no look-back, read n and write n. Only where every tile fits
-//      on the GPU at once (occupancy × SMs).
+//   3. one launch instead of two (scan_resident_kernel, the library's single pass where every tile
+//      fits on the GPU at once): a cooperative grid that scans its tile into registers, publishes
+//      the tile sum, meets the other tiles at a grid barrier, combines the sums of the tiles before
+//      it in order, then rescans and stores: no status words to reset, no look-back. At tile shapes
+//      other than the library's too. (The library's inclusive_scan row takes it where it fits.)
 //   scan_latency [log2 n ...]      (default 16 20 22 24); exit 1 on a mismatch
 #include <cub/device/device_scan.cuh>
-#include <cooperative_groups.h>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -106,69 +105,24 @@ void by_hand(setup& s, bool dependent, double cub_latency) {
   }, cub_latency);
 }
 
-/// One launch, every tile resident (cooperative launch): the tile's items stay in registers across
-/// the grid barrier, the tile's prefix is the ordered combination of the earlier tiles' sums.
-template <class Policy, class Op>
-__global__ void __launch_bounds__(Policy::block_threads)
-    resident_scan_kernel(pointer_loader<u32, u32> load, pointer_storer<u32> store, std::int64_t n, Op op,
-                         scan_mode<u32> mode, u32* tile_sums) {
-  using scanner = tile_scanner<Policy, block_algorithm::warp_shuffle, u32>;
-  __shared__ typename scanner::storage s;
-  const std::int64_t tile = blockIdx.x, base = tile * Policy::tile_items;
-  const int valid = static_cast<int>(n - base < Policy::tile_items ? n - base : Policy::tile_items);
-  const bool full = valid == Policy::tile_items;
-  u32 items[Policy::items_per_thread], thread_prefix, aggregate;
-  if (full) scanner::template load_and_scan<true>(s, load, base, valid, op, items, thread_prefix, aggregate);
-  else scanner::template load_and_scan<false>(s, load, base, valid, op, items, thread_prefix, aggregate);
-  if (threadIdx.x == 0) tile_sums[tile] = aggregate;
-  cooperative_groups::this_grid().sync();
-  bool has_prefix = mode.has_init;
-  u32 prefix = mode.init;
-  if (tile > 0) {  // the sums of tiles [0, tile), a run of `per` of them per thread, combined in order
-    const int per = static_cast<int>((tile + Policy::block_threads - 1) / Policy::block_threads);
-    const std::int64_t first = static_cast<std::int64_t>(threadIdx.x) * per;
-    u32 part{};
-    for (int k = 0; k < per; ++k)
-      if (first + k < tile) part = k == 0 ? __ldcg(tile_sums + first + k) : op(part, __ldcg(tile_sums + first + k));
-    const int valid_threads = static_cast<int>((tile + per - 1) / per);
-    u32 exclusive, inclusive, earlier;
-    scanner::block_scan::scan(s.scan, part, op, valid_threads, exclusive, inclusive, earlier);
-    prefix = has_prefix ? op(prefix, earlier) : earlier;
-    has_prefix = true;
-  }
-  const bool first_thread = threadIdx.x == 0;
-  const u32 seed = first_thread ? prefix : (has_prefix ? op(prefix, thread_prefix) : thread_prefix);
-  thread::scan(items, mode.exclusive, first_thread ? has_prefix : true, seed, op);
-  if (full) scanner::exchange::template store<true>(s.items, store, base, valid, items);
-  else scanner::exchange::template store<false>(s.items, store, base, valid, items);
-}
-
 template <int Threads, int Items>
 void resident(setup& s, double cub_latency) {
   using policy = scan_policy_t<Threads, Items, 2000, 100>;
   const std::int64_t tiles = (s.n + policy::tile_items - 1) / policy::tile_items;
-  const auto kernel = resident_scan_kernel<policy, sum>;
-  int per_sm = 0, sms = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Threads, 0));
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const auto kernel = scan_resident_kernel<policy, block_algorithm::warp_shuffle, u32, pointer_loader<u32, u32>,
+                                           pointer_storer<u32>, sum>;
+  std::int64_t capacity = 0;
+  CK(resident_capacity(kernel, Threads, capacity));
   char name[64];
   std::snprintf(name, sizeof name, "one launch, resident %d x %d", Threads, Items);
-  if (tiles > static_cast<std::int64_t>(per_sm) * sms) {
-    std::printf("  %-40s not run: %lld tiles, %d resident\n", name, (long long)tiles, per_sm * sms);
+  if (tiles > capacity) {
+    std::printf("  %-40s not run: %lld tiles, %lld resident\n", name, (long long)tiles, (long long)capacity);
     return;
   }
-  u32* sums = static_cast<u32*>(s.temp);
+  const auto sums = look_back_storage<u32>::carve(s.temp, tiles).status;
   row(name, s, [&] {
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(tiles));
-    config.blockDim = dim3(Threads);
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeCooperative;
-    attribute[0].val.cooperative = 1;
-    config.attrs = attribute;
-    config.numAttrs = 1;
-    CK(cudaLaunchKernelEx(&config, kernel, pointer_loader<u32, u32>{s.in}, pointer_storer<u32>{s.out}, s.n, sum{},
-                          scan_mode<u32>{false, false, 0u}, sums));
+    CK(launch_cooperative(kernel, static_cast<unsigned>(tiles), Threads, nullptr, pointer_loader<u32, u32>{s.in},
+                          pointer_storer<u32>{s.out}, s.n, sum{}, scan_mode<u32>{false, false, 0u}, sums));
   }, cub_latency);
 }
 

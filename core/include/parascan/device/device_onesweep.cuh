@@ -113,7 +113,7 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
         constexpr std::size_t smem = pass_dynamic_smem<Policy, V>();
         const auto kernel = pass_kernel<Policy, U, V, Offset, is_float>;
         if constexpr (smem > 0) {  // the values' own stage: static + dynamic may pass the 48 KB default
-          const cudaError_t a = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+          const cudaError_t a = allow_dynamic_smem(kernel, static_cast<int>(smem));
           if (a != cudaSuccess) return a;
         }
         return launch_after_previous(overlap, kernel, static_cast<unsigned>(blocks),

@@ -33,7 +33,9 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
                               bool squared, cudaStream_t stream, sat_algorithm algorithm) {
   using namespace device::sat_detail;
   using device::align_up;
+  using device::allow_dynamic_smem;
   using device::check_launch;
+  using device::dependent_launch_available;
   using device::launch_after_previous;
   if (shape.width < 0 || shape.height < 0) return cudaErrorInvalidValue;
   const int shift = layout == sat_layout::padded ? 1 : 0;
@@ -62,10 +64,8 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
   constexpr int threads = warps_per_block * 32;
   cudaError_t e;
   // Kernels after the first may start while their predecessor finishes (Hopper and later).
-  int device = 0, major = 0;
-  if ((e = cudaGetDevice(&device)) != cudaSuccess) return e;
-  if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess) return e;
-  const bool overlap = major >= 9;
+  bool overlap = false;
+  if ((e = dependent_launch_available(overlap)) != cudaSuccess) return e;
   if (single) {
     const std::int64_t words = static_cast<std::int64_t>(single_pass_status<Acc>::zeroed_bytes(g.tiles()) / sizeof(unsigned));
     const std::int64_t clear_blocks = std::min<std::int64_t>((words + 255) / 256, 1024);
@@ -73,11 +73,11 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
     clear_status_kernel<<<static_cast<unsigned>(clear_blocks), 256, 0, stream>>>(static_cast<unsigned*>(d_temp), words);
     if ((e = check_launch(stream, false)) != cudaSuccess) return e;
     // kernel = single_pass_table_kernel<In, Acc, MinBlocks, …, Warps>: blocks of Warps tiles.
-    const auto launch = [&](auto kernel, auto min_blocks, auto warps) {
+    const auto launch = [&](auto kernel, auto warps) {
       constexpr int Warps = decltype(warps)::value;
       cudaError_t err = cudaSuccess;
       if constexpr (staged_bytes<In, Warps> > 0)
-        err = opt_in_staged_memory<In, Acc, decltype(min_blocks)::value, Warps>(kernel, device);
+        err = allow_dynamic_smem(kernel, static_cast<int>(staged_bytes<In, Warps>));
       if (err != cudaSuccess) return err;
       const auto blocks = static_cast<unsigned>(single_pass_blocks_x(g, Warps) * g.tiles_y);
       return launch_after_previous(overlap, kernel, blocks, Warps * 32, staged_bytes<In, Warps>, stream, d_image,
@@ -92,13 +92,11 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
       constexpr int wide = single_pass_wide_warps;
       if (g.tiles_x >= wide)
         e = launch(single_pass_table_kernel<In, Acc, 1, single_pass_rows_in_flight<In>, rows_in_flight<In>, wide>,
-                   integral_constant<int, 1>{}, integral_constant<int, wide>{});
+                   integral_constant<int, wide>{});
       else
-        e = launch(single_pass_table_kernel<In, Acc, 2>, integral_constant<int, 2>{},
-                   integral_constant<int, warps_per_block>{});
+        e = launch(single_pass_table_kernel<In, Acc, 2>, integral_constant<int, warps_per_block>{});
     } else {
-      e = launch(single_pass_table_kernel<In, Acc>, integral_constant<int, single_pass_min_blocks>{},
-                 integral_constant<int, warps_per_block>{});
+      e = launch(single_pass_table_kernel<In, Acc>, integral_constant<int, warps_per_block>{});
     }
     if (e != cudaSuccess) return e;
     return check_launch(stream, false);

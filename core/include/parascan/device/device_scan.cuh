@@ -4,7 +4,9 @@
 // Strategies and their device-memory traffic for n items and T tiles (T = n / tile_items):
 //   recursive         scan tiles (read n, write n) + scan of T sums + add back (read n, write n): ~4n
 //   reduce_then_scan  reduce tiles (read n) + scan of T sums + rescan seeded (read n, write n):    ~3n
-//   single_pass       one scan kernel (read n, write n) + T status words via decoupled look-back: ~2n
+//   single_pass       one scan kernel (read n, write n) + T status words via decoupled look-back: ~2n;
+//                     when all T tiles fit on the GPU at once, one cooperative kernel instead (a grid
+//                     barrier between the tile sums and the scan: no status reset, one launch)
 // The two recursive strategies scan the T tile sums by calling themselves; recursion lives only here,
 // in host code. scan_temp_bytes() is the only place that sizes temporary storage: the size query and
 // the run carve the same layout from it.
@@ -89,6 +91,16 @@ cudaError_t run_scan(char* temp, Loader load, Storer store, Acc* d_out_plain, st
 
   if (options.strategy == device_strategy::single_pass) {
     const auto storage = look_back_storage<Acc>::carve(temp, tiles);
+    // Every tile resident at once (2^22 u32 items on an H100): one cooperative launch, no reset.
+    const auto resident = scan_resident_kernel<policy, Alg, Acc, Loader, Storer, Op>;
+    std::int64_t capacity = 0;
+    if (options.one_launch && (e = resident_capacity(resident, policy::block_threads, capacity)) != cudaSuccess) return e;
+    if (tiles <= capacity) {
+      e = launch_cooperative(resident, grid, policy::block_threads, stream, load, store, n, op, mode, storage.status);
+      if (e == cudaSuccess) return check_launch(stream, sync);
+      if (e != cudaErrorCooperativeLaunchTooLarge) return e;
+      (void)cudaGetLastError();  // fewer SMs free to this process than the device has (MPS): look back
+    }
     return storage.launch(tiles, scan_tiles_kernel<policy, Alg, prefix_source::look_back, Acc, Loader, Storer, Op>, grid,
                           policy::block_threads, stream, sync, load, store, n, op, mode, static_cast<Acc*>(nullptr),
                           static_cast<const Acc*>(nullptr), storage.status, storage.counter);

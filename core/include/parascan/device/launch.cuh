@@ -1,9 +1,14 @@
 // Launch helpers shared by every device algorithm: temporary-storage alignment, the launch check,
-// and programmatic dependent launch (a kernel may start while its predecessor in the stream finishes).
+// programmatic dependent launch (a kernel may start while its predecessor in the stream finishes),
+// and cooperative launch (every block of a grid resident at once, so that they may wait for each other).
 #pragma once
 #include <cuda_runtime_api.h>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 namespace parascan::device {
 
@@ -53,22 +58,96 @@ inline cudaError_t dependent_launch_available(bool& available) {
   return cudaSuccess;
 }
 
-/// Launch `kernel` so that it may start while the previous kernel in the stream finishes (it must
-/// call wait_for_previous_grid() before reading that kernel's output).
+namespace launch_detail {
 template <class... Params, class... Args>
-cudaError_t launch_after_previous(bool overlap, void (*kernel)(Params...), unsigned grid, unsigned block,
-                                  std::size_t smem, cudaStream_t stream, Args... args) {
+cudaError_t launch(cudaLaunchAttribute* attributes, unsigned count, void (*kernel)(Params...), unsigned grid,
+                   unsigned block, std::size_t smem, cudaStream_t stream, Args... args) {
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(grid);
   config.blockDim = dim3(block);
   config.dynamicSmemBytes = smem;
   config.stream = stream;
+  config.attrs = attributes;
+  config.numAttrs = count;
+  return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+}
+}  // namespace launch_detail
+
+/// Launch `kernel` so that it may start while the previous kernel in the stream finishes (it must
+/// call wait_for_previous_grid() before reading that kernel's output).
+template <class... Params, class... Args>
+cudaError_t launch_after_previous(bool overlap, void (*kernel)(Params...), unsigned grid, unsigned block,
+                                  std::size_t smem, cudaStream_t stream, Args... args) {
   cudaLaunchAttribute attribute[1];
   attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute[0].val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = attribute;
-  config.numAttrs = overlap ? 1 : 0;
-  return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+  return launch_detail::launch(attribute, overlap ? 1 : 0, kernel, grid, block, smem, stream, args...);
+}
+
+/// Launch `kernel` cooperatively: all `grid` blocks are resident at once (the launch fails with
+/// cudaErrorCooperativeLaunchTooLarge otherwise), so they may wait for each other
+/// (cooperative_groups::this_grid().sync()). Check the fit first with resident_capacity().
+template <class... Params, class... Args>
+cudaError_t launch_cooperative(void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,
+                               Args... args) {
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeCooperative;
+  attribute[0].val.cooperative = 1;
+  return launch_detail::launch(attribute, 1, kernel, grid, block, 0, stream, args...);
+}
+
+namespace launch_detail {
+/// A number per (kernel, `key`, current device), worked out by ask(device, value) the first time and
+/// remembered (not after an error): the runtime's attribute and occupancy calls cost microseconds of
+/// host time, as much as a small scan's kernel.
+template <class Ask>
+cudaError_t remembered(const void* kernel, int key, std::int64_t& value, Ask ask) {
+  int device = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e != cudaSuccess) return e;
+  static std::mutex guard;
+  static std::map<std::tuple<const void*, int, int>, std::int64_t> known;
+  const auto at = std::make_tuple(kernel, key, device);
+  {
+    std::lock_guard<std::mutex> lock(guard);
+    if (const auto it = known.find(at); it != known.end()) {
+      value = it->second;
+      return cudaSuccess;
+    }
+  }
+  if ((e = ask(device, value)) != cudaSuccess) return e;
+  std::lock_guard<std::mutex> lock(guard);
+  known[at] = value;
+  return cudaSuccess;
+}
+}  // namespace launch_detail
+
+/// How many blocks of `kernel` (`threads` threads each, no dynamic shared memory) the current device
+/// holds at once: blocks per SM × SMs, or 0 where the device cannot launch cooperatively. Asked of
+/// the runtime once per kernel, block size and device.
+template <class... Params>
+cudaError_t resident_capacity(void (*kernel)(Params...), int threads, std::int64_t& capacity) {
+  return launch_detail::remembered(reinterpret_cast<const void*>(kernel), threads, capacity,
+                                   [&](int device, std::int64_t& value) {
+    int cooperative = 0, sms = 0, per_sm = 0;
+    cudaError_t e;
+    if ((e = cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device)) != cudaSuccess) return e;
+    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess) return e;
+    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0)) != cudaSuccess) return e;
+    value = cooperative != 0 ? static_cast<std::int64_t>(per_sm) * sms : 0;
+    return cudaSuccess;
+  });
+}
+
+/// Lets `kernel` use `bytes` of dynamic shared memory (past the 48 KB default), set once per kernel,
+/// size and device.
+template <class... Params>
+cudaError_t allow_dynamic_smem(void (*kernel)(Params...), int bytes) {
+  std::int64_t done = 0;
+  return launch_detail::remembered(reinterpret_cast<const void*>(kernel), bytes, done, [&](int, std::int64_t& value) {
+    value = 1;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  });
 }
 
 }  // namespace parascan::device

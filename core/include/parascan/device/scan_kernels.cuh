@@ -6,11 +6,13 @@
 //   2. each thread reduces its I items sequentially                                       (I−1 ops)
 //   3. the block scans the P thread partials with the chosen block algorithm
 //   4. the tile's exclusive prefix comes from nowhere (recursive pass 1), from an array of scanned
-//      tile sums (reduce-then-scan, recursive pass 3), or from the decoupled look-back (single pass)
+//      tile sums (reduce-then-scan, recursive pass 3), from the decoupled look-back (single pass), or,
+//      when every tile is resident at once, from the earlier tiles' sums after a grid barrier
 //   5. each thread rescans its items seeded with its prefix, and the tile is stored coalesced (write n)
 // Kernels take a Loader (Acc load(int64 i)) and a Storer (store(int64 i, Acc)), so mixed input/output
 // types and segmented scans reuse the same code.
 #pragma once
+#include <cooperative_groups.h>
 #include <cstdint>
 #include "parascan/block/block_exchange.cuh"
 #include "parascan/block/block_scan.cuh"
@@ -69,6 +71,32 @@ struct tile_scanner {
     Acc inclusive;
     block_scan::scan(s.scan, partial, op, valid_threads, thread_prefix, inclusive, aggregate);
   }
+
+  /// Steps 1–3 for tile `tile` of n items (the last may be partial): returns its item count.
+  template <class Loader, class Op>
+  __device__ static int scan_tile(storage& s, const Loader& load, std::int64_t n, std::int64_t tile, Op op,
+                                  Acc (&items)[items_per_thread], Acc& thread_prefix, Acc& aggregate) {
+    const std::int64_t base = tile * tile_items;
+    const int valid = static_cast<int>(n - base < tile_items ? n - base : tile_items);
+    if (valid == tile_items) load_and_scan<true>(s, load, base, valid, op, items, thread_prefix, aggregate);
+    else load_and_scan<false>(s, load, base, valid, op, items, thread_prefix, aggregate);
+    return valid;
+  }
+
+  /// Step 5: each thread's seed from the tile's exclusive prefix (if it has one), its sequential
+  /// rescan, and the store.
+  template <class Storer, class Op>
+  __device__ static void rescan_and_store(storage& s, const Storer& store, std::int64_t tile, int valid, Op op,
+                                          bool exclusive, Acc (&items)[items_per_thread], const Acc& thread_prefix,
+                                          bool has_prefix, const Acc& prefix) {
+    const std::int64_t base = tile * tile_items;
+    const bool first = threadIdx.x == 0;
+    const bool seeded = first ? has_prefix : true;
+    const Acc seed = first ? prefix : (has_prefix ? op(prefix, thread_prefix) : thread_prefix);
+    thread::scan(items, exclusive, seeded, seed, op);
+    if (valid == tile_items) exchange::template store<true>(s.items, store, base, valid, items);
+    else exchange::template store<false>(s.items, store, base, valid, items);
+  }
 };
 
 /// A window of scalar statuses for look_back_walk(): each lane keeps its predecessor's value; the
@@ -116,11 +144,9 @@ __global__ void __launch_bounds__(Policy::block_threads)
     reduce_tiles_kernel(Loader load, std::int64_t n, Op op, Acc* tile_sums) {
   using scanner = tile_scanner<Policy, Alg, Acc>;
   __shared__ typename scanner::storage s;
-  const std::int64_t tile = blockIdx.x, base = tile * Policy::tile_items;
-  const int valid = static_cast<int>(n - base < Policy::tile_items ? n - base : Policy::tile_items);
+  const std::int64_t tile = blockIdx.x;
   Acc items[Policy::items_per_thread], thread_prefix, aggregate;
-  if (valid == Policy::tile_items) scanner::template load_and_scan<true>(s, load, base, valid, op, items, thread_prefix, aggregate);
-  else scanner::template load_and_scan<false>(s, load, base, valid, op, items, thread_prefix, aggregate);
+  scanner::scan_tile(s, load, n, tile, op, items, thread_prefix, aggregate);
   if (threadIdx.x == 0) tile_sums[tile] = aggregate;
 }
 
@@ -150,12 +176,8 @@ __global__ void __launch_bounds__(Policy::block_threads)
     __syncthreads();
     tile = s.tile;
   }
-  const std::int64_t base = tile * Policy::tile_items;
-  const int valid = static_cast<int>(n - base < Policy::tile_items ? n - base : Policy::tile_items);
-  const bool full = valid == Policy::tile_items;
   Acc items[Policy::items_per_thread], thread_prefix, aggregate;
-  if (full) scanner::template load_and_scan<true>(s, load, base, valid, op, items, thread_prefix, aggregate);
-  else scanner::template load_and_scan<false>(s, load, base, valid, op, items, thread_prefix, aggregate);
+  const int valid = scanner::scan_tile(s, load, n, tile, op, items, thread_prefix, aggregate);
 
   // Step 4: the tile's exclusive prefix.
   bool has_prefix = false;
@@ -181,13 +203,45 @@ __global__ void __launch_bounds__(Policy::block_threads)
     }
   }
 
-  // Step 5: each thread's seed, its sequential rescan, and the store.
-  const bool first = threadIdx.x == 0;
-  const bool seeded = first ? has_prefix : true;
-  const Acc seed = first ? prefix : (has_prefix ? op(prefix, thread_prefix) : thread_prefix);
-  thread::scan(items, mode.exclusive, seeded, seed, op);
-  if (full) scanner::exchange::template store<true>(s.items, store, base, valid, items);
-  else scanner::exchange::template store<false>(s.items, store, base, valid, items);
+  scanner::rescan_and_store(s, store, tile, valid, op, mode.exclusive, items, thread_prefix, has_prefix, prefix);
+}
+
+/// The single pass when every tile is resident at once (a cooperative launch; run_scan checks the
+/// fit): each block scans its tile into registers and publishes the tile's aggregate; after a
+/// grid-wide barrier it combines the aggregates of the tiles before it, in order, into its prefix.
+/// One launch, no status words to reset, no look-back: at 2^20 u32 items 11.5 µs a call on the H100
+/// against 15.7 for the reset + look-back scan (docs/performance.md entry 25). `sums` holds a word
+/// per tile (any contents: each is written before the barrier and read after it).
+template <class Policy, block_algorithm Alg, class Acc, class Loader, class Storer, class Op>
+__global__ void __launch_bounds__(Policy::block_threads)
+    scan_resident_kernel(Loader load, Storer store, std::int64_t n, Op op, scan_mode<Acc> mode, tile_status<Acc> sums) {
+  using scanner = tile_scanner<Policy, Alg, Acc>;
+  constexpr int threads = Policy::block_threads;
+  __shared__ typename scanner::storage s;
+  const std::int64_t tile = blockIdx.x;
+  Acc items[Policy::items_per_thread], thread_prefix, aggregate;
+  const int valid = scanner::scan_tile(s, load, n, tile, op, items, thread_prefix, aggregate);
+  if (threadIdx.x == 0) sums.publish(tile, state_aggregate, aggregate);
+  cooperative_groups::this_grid().sync();  // every tile's aggregate is published (and s.scan free again)
+
+  bool has_prefix = mode.has_init;
+  Acc prefix = mode.init;
+  if (tile > 0) {  // thread t combines the aggregates of a run of `per` tiles, then the block, in order
+    const int per = static_cast<int>((tile + threads - 1) / threads);
+    const std::int64_t first = static_cast<std::int64_t>(threadIdx.x) * per;
+    Acc part{};
+    for (int k = 0; k < per && first + k < tile; ++k) {
+      unsigned state;
+      Acc v;
+      sums.read(first + k, state, v);
+      part = k == 0 ? v : op(part, v);
+    }
+    Acc exclusive, inclusive, earlier;
+    scanner::block_scan::scan(s.scan, part, op, static_cast<int>((tile + per - 1) / per), exclusive, inclusive, earlier);
+    prefix = has_prefix ? op(prefix, earlier) : earlier;
+    has_prefix = true;
+  }
+  scanner::rescan_and_store(s, store, tile, valid, op, mode.exclusive, items, thread_prefix, has_prefix, prefix);
 }
 
 /// Recursive pass 3: out[k] = prefix[tile] ⊕ out[k]; for an exclusive scan the tile's first element

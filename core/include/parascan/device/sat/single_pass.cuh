@@ -1,7 +1,6 @@
 // Summed-area tables, the single-pass method: one read of the image, the carries by decoupled
 // look-back in two directions. See device_sat.cuh.
 #pragma once
-#include <atomic>
 #include <cstdint>
 #include "parascan/device/launch.cuh"
 #include "parascan/device/sat/tile.cuh"
@@ -121,20 +120,6 @@ static __global__ void __launch_bounds__(256) clear_status_kernel(  // static: o
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     words[i] = 0;
 }
-
-/// Lets `kernel` (single_pass_table_kernel<In, Acc, MinBlocks, …, Warps>) use staged_bytes<In, Warps> of
-/// dynamic shared memory on `device`, once per kernel and device (the call costs microseconds of host time).
-template <class In, class Acc, int MinBlocks, int Warps, class Kernel>
-cudaError_t opt_in_staged_memory(Kernel kernel, int device) {
-  static std::atomic<unsigned long long> opted_in{0};
-  const unsigned long long bit = 1ull << (device % 64);
-  if (opted_in.load(std::memory_order_relaxed) & bit) return cudaSuccess;
-  const cudaError_t e =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(staged_bytes<In, Warps>));
-  if (e == cudaSuccess) opted_in.fetch_or(bit, std::memory_order_relaxed);
-  return e;
-}
-
 
 template <class In, class Acc, int MinBlocks = single_pass_min_blocks, int ReadDepth = single_pass_rows_in_flight<In>,
           int WriteDepth = rows_in_flight<In>, int Warps = warps_per_block>
