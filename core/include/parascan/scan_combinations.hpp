@@ -6,7 +6,8 @@
 //   PARASCAN_ALL_SCANS(X)               every plain scan: the same-type scans of every element type
 //                                       (PARASCAN_INTEGER_OPS_OF / PARASCAN_ARITHMETIC_OPS_OF) and the
 //                                       widening sums (PARASCAN_WIDENING_SUMS)
-//   PARASCAN_ALL_SEGMENTED_SCANS(X)     every segmented scan: the same-type sums (PARASCAN_SEGMENTED_SUMS)
+//   PARASCAN_ALL_SEGMENTED_SCANS(X)     every segmented scan: the same-type sums (PARASCAN_SEGMENTED_SUMS,
+//                                       split _NARROW / _WIDE between two files)
 //                                       and the others (PARASCAN_SEGMENTED_EXTRA)
 // The instantiation files split the plain scans' element types between translation units (compile
 // time), each expanding the per-type lists for its types; validate runs PARASCAN_ALL_SCANS, so a type
@@ -27,12 +28,14 @@
   X(std::int16_t, std::int32_t, parascan::sum) X(std::uint32_t, std::uint64_t, parascan::sum)             \
   X(std::int32_t, std::int64_t, parascan::sum) X(float, double, parascan::sum)
 
-#define PARASCAN_SEGMENTED_SUMS(X)                                                                         \
+#define PARASCAN_SEGMENTED_SUMS_NARROW(X)                                                                  \
   X(std::int8_t, std::int8_t, parascan::sum) X(std::uint8_t, std::uint8_t, parascan::sum)                  \
-  X(std::int16_t, std::int16_t, parascan::sum) X(std::uint16_t, std::uint16_t, parascan::sum)              \
+  X(std::int16_t, std::int16_t, parascan::sum) X(std::uint16_t, std::uint16_t, parascan::sum)
+#define PARASCAN_SEGMENTED_SUMS_WIDE(X)                                                                    \
   X(std::int32_t, std::int32_t, parascan::sum) X(std::uint32_t, std::uint32_t, parascan::sum)              \
   X(std::int64_t, std::int64_t, parascan::sum) X(std::uint64_t, std::uint64_t, parascan::sum)              \
   X(float, float, parascan::sum) X(double, double, parascan::sum)
+#define PARASCAN_SEGMENTED_SUMS(X) PARASCAN_SEGMENTED_SUMS_NARROW(X) PARASCAN_SEGMENTED_SUMS_WIDE(X)
 #define PARASCAN_SEGMENTED_EXTRA(X)                                                                          \
   X(std::uint8_t, std::uint32_t, parascan::sum) X(std::int32_t, std::int32_t, parascan::max_op)             \
   X(std::int32_t, std::int32_t, parascan::min_op) X(float, float, parascan::max_op)
