@@ -3,7 +3,6 @@
 // and cooperative launch (every block of a grid resident at once, so that they may wait for each other).
 #pragma once
 #include <cuda_runtime_api.h>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -35,27 +34,45 @@ __device__ __forceinline__ void wait_for_previous_grid() {
 #endif
 }
 
-/// Whether the current device runs programmatic dependent launch (compute capability 9.0 and later),
-/// asked of the runtime once per device: a scan at 2^20 takes a few microseconds, so its launches
-/// avoid repeated attribute queries.
-inline cudaError_t dependent_launch_available(bool& available) {
+namespace launch_detail {
+/// A number per (kernel, `key`, current device), worked out by ask(device, value) the first time and
+/// remembered (not after an error): the runtime's attribute and occupancy calls cost microseconds of
+/// host time, as much as a small scan's kernel. Every such answer is kept here (kernel null: the
+/// device's own); each caller's `ask` keeps its answers apart.
+template <class Ask>
+cudaError_t remembered(const void* kernel, int key, std::int64_t& value, Ask ask) {
   int device = 0;
   cudaError_t e = cudaGetDevice(&device);
   if (e != cudaSuccess) return e;
-  constexpr int remembered = 64;
-  static std::atomic<signed char> known[remembered] = {};  // 0 not asked yet, 1 no, 2 yes
-  if (device < remembered) {
-    const signed char k = known[device].load(std::memory_order_relaxed);
-    if (k != 0) {
-      available = k == 2;
+  static std::mutex guard;
+  static std::map<std::tuple<const void*, int, int>, std::int64_t> known;
+  const auto at = std::make_tuple(kernel, key, device);
+  {
+    std::lock_guard<std::mutex> lock(guard);
+    if (const auto it = known.find(at); it != known.end()) {
+      value = it->second;
       return cudaSuccess;
     }
   }
-  int major = 0;
-  if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess) return e;
-  available = major >= 9;
-  if (device < remembered) known[device].store(available ? 2 : 1, std::memory_order_relaxed);
+  if ((e = ask(device, value)) != cudaSuccess) return e;
+  std::lock_guard<std::mutex> lock(guard);
+  known[at] = value;
   return cudaSuccess;
+}
+}  // namespace launch_detail
+
+/// Whether the current device runs programmatic dependent launch (compute capability 9.0 and later),
+/// asked of the runtime once per device.
+inline cudaError_t dependent_launch_available(bool& available) {
+  std::int64_t yes = 0;
+  const cudaError_t e = launch_detail::remembered(nullptr, 0, yes, [](int device, std::int64_t& value) {
+    int major = 0;
+    const cudaError_t a = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    value = major >= 9;
+    return a;
+  });
+  available = yes != 0;
+  return e;
 }
 
 namespace launch_detail {
@@ -95,32 +112,6 @@ cudaError_t launch_cooperative(void (*kernel)(Params...), unsigned grid, unsigne
   attribute[0].val.cooperative = 1;
   return launch_detail::launch(attribute, 1, kernel, grid, block, 0, stream, args...);
 }
-
-namespace launch_detail {
-/// A number per (kernel, `key`, current device), worked out by ask(device, value) the first time and
-/// remembered (not after an error): the runtime's attribute and occupancy calls cost microseconds of
-/// host time, as much as a small scan's kernel.
-template <class Ask>
-cudaError_t remembered(const void* kernel, int key, std::int64_t& value, Ask ask) {
-  int device = 0;
-  cudaError_t e = cudaGetDevice(&device);
-  if (e != cudaSuccess) return e;
-  static std::mutex guard;
-  static std::map<std::tuple<const void*, int, int>, std::int64_t> known;
-  const auto at = std::make_tuple(kernel, key, device);
-  {
-    std::lock_guard<std::mutex> lock(guard);
-    if (const auto it = known.find(at); it != known.end()) {
-      value = it->second;
-      return cudaSuccess;
-    }
-  }
-  if ((e = ask(device, value)) != cudaSuccess) return e;
-  std::lock_guard<std::mutex> lock(guard);
-  known[at] = value;
-  return cudaSuccess;
-}
-}  // namespace launch_detail
 
 /// How many blocks of `kernel` (`threads` threads each, no dynamic shared memory) the current device
 /// holds at once: blocks per SM × SMs, or 0 where the device cannot launch cooperatively. Asked of
