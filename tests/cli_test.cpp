@@ -14,12 +14,6 @@
 #include "cli_test.hpp"
 #include "dtype.hpp"
 
-namespace fs = std::filesystem;
-using parascan::cli_test::cli;
-using parascan::cli_test::cli_gpu;
-using parascan::cli_test::cli_multigpu;
-using parascan::cli_test::result;
-
 TEST_F(cli, help_has_an_example_and_exit_codes) {
   const auto r = run("--help");
   EXPECT_EQ(r.code, 0);

@@ -74,3 +74,10 @@ class cli_multigpu : public cli {
   }
 };
 }  // namespace parascan::cli_test
+
+// The test files name the fixtures as gtest's TEST_F needs them: unqualified.
+namespace fs = std::filesystem;
+using parascan::cli_test::cli;
+using parascan::cli_test::cli_gpu;
+using parascan::cli_test::cli_multigpu;
+using parascan::cli_test::result;

@@ -13,12 +13,6 @@
 #include "cli_test.hpp"
 #include "dtype.hpp"
 
-namespace fs = std::filesystem;
-using parascan::cli_test::cli;
-using parascan::cli_test::cli_gpu;
-using parascan::cli_test::cli_multigpu;
-using parascan::cli_test::result;
-
 namespace {
 
 void write_bytes(const std::string& p, const std::string& bytes) {
