@@ -2,7 +2,8 @@
 // ranking) beside cub::DeviceRadixSort called as a user would (int item count), for u32 / u64 / f32
 // keys, u32 pairs and argsort, on uniform, few-distinct (AND of 3 random words), sorted and
 // all-equal keys. Every output is compared word for word with CUB's.
-// Arguments: log2 n (28), which (1: every row; 2: the pairs/argsort tile sweep; -1: one row for a profiler).
+// Arguments: log2 n (28), which (1: every row; 2: the pairs/argsort tile sweep; -1 / -2: keys / pairs,
+// CUB and the default tile only, for a profiler).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
@@ -124,6 +125,7 @@ struct bench {
 };
 
 #define ROW(T, I, B, M) b.template row<policy<T, I, B, M>>(#T " x " #I " b" #B " " #M, mode, cub)
+#define ROW_CS(T, I, B) b.template row<policy<T, I, B, ballots, load_hint::evict_first>>(#T " x " #I " b" #B " ldcs", mode, cub)
 using mm = parascan::warp::match_method;
 constexpr mm ballots = mm::ballots;
 
@@ -135,23 +137,25 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
     const auto h = make_keys<K>(n, d);
     CK(cudaMemcpy(b.in, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
     for (int mode : {0, 1, 2}) {
-      if ((sizeof(K) == 8 || which < 0) && mode != 0) continue;
-      if (which == 2 && mode == 0) continue;  // pairs and argsort only
+      if ((sizeof(K) == 8 || which == -1) && mode != 0) continue;
+      if (which == -2 && mode != 1) continue;
+      if (which == 2 && mode == 0 && d != dist::uniform) continue;  // pairs and argsort, uniform keys
       const float cub = b.cub_ms(mode != 0);
       std::printf("%s n=%lld %s %s: CUB %s %.4f ms\n", kname, (long long)n, dist_name[(int)d],
                   mode == 0 ? "keys" : mode == 1 ? "pairs" : "argsort", mode == 0 ? "SortKeys" : "SortPairs", cub);
       if constexpr (sizeof(K) == 4) {
       if (mode == 0) {
         ROW(256, 23, 4, ballots);
-        if (which > 0 && d == dist::uniform) {
+        if (which == 2) ROW_CS(256, 23, 4);
+        else if (which > 0 && d == dist::uniform) {
           ROW(384, 19, 3, ballots);
           ROW(256, 21, 4, ballots);
         }
       } else {
         ROW(384, 26, 2, ballots);  // the default (device_onesweep.cuh)
         if (which == 2) {  // pairs: CUB's SM90 tile and its neighbours (entries 24, 25)
-          ROW(384, 23, 2, ballots); ROW(384, 20, 2, ballots); ROW(384, 24, 2, ballots); ROW(384, 28, 2, ballots);
-          ROW(512, 18, 2, ballots); ROW(256, 23, 3, ballots);
+          ROW_CS(384, 26, 2); ROW(384, 23, 2, ballots); ROW(384, 25, 2, ballots); ROW(384, 27, 2, ballots);
+          ROW_CS(384, 27, 2);
         } else if (which > 0 && d == dist::uniform) {
           ROW(384, 22, 2, ballots); ROW(384, 17, 2, ballots); ROW(256, 19, 3, ballots); ROW(512, 12, 2, ballots);
           ROW(256, 15, 4, ballots);
@@ -159,6 +163,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
       }
       } else {
         ROW(384, 12, 3, ballots);
+        if (which == 2) ROW_CS(384, 12, 3);
         if (which > 0 && d == dist::uniform) { ROW(384, 15, 2, ballots); ROW(256, 12, 4, ballots); ROW(256, 16, 3, ballots); }
       }
     }
@@ -169,10 +174,11 @@ int main(int argc, char** argv) {
   const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
   const int which = argc > 2 ? std::atoi(argv[2]) : 1;
   const std::int64_t n = std::int64_t(1) << lg;
-  // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct); < 0: for a
-  // profiler, u32 uniform keys, CUB then the default tile, once each.
+  // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct); -1 / -2: for a
+  // profiler, u32 uniform keys / pairs, CUB then the default tile only.
   if (which == 2 || which < 0) {
     sweep<std::uint32_t>(n, "u32", false, which);
+    if (which == 2) sweep<std::uint64_t>(n, "u64", false, which);
     return 0;
   }
   sweep<std::uint32_t>(n, "u32", true, which);

@@ -37,11 +37,34 @@ namespace parascan::device::onesweep {
 
 using sort_detail::no_values;
 
+/// How the pass reads its keys and values, each read exactly once: plainly, or marked evict-first
+/// (`ld.global.cs`) so that L2 keeps the scattered output lines until their neighbours complete them.
+enum class load_hint { plain, evict_first };
+
+template <load_hint Hint, class T>
+__device__ __forceinline__ T load_once(const T* p) {
+  if constexpr (Hint == load_hint::evict_first && sizeof(T) == 4) {
+    const unsigned v = __ldcs(reinterpret_cast<const unsigned*>(p));
+    T t;
+    memcpy(&t, &v, 4);
+    return t;
+  } else if constexpr (Hint == load_hint::evict_first && sizeof(T) == 8) {
+    const unsigned long long v = __ldcs(reinterpret_cast<const unsigned long long*>(p));
+    T t;
+    memcpy(&t, &v, 8);
+    return t;
+  } else {
+    return *p;
+  }
+}
+
 /// Tile shape and residency of the pass kernel.
-template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots>
+template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots,
+          load_hint Load = load_hint::plain>
 struct policy {
   static constexpr int threads = Threads, items = Items, min_blocks = MinBlocks;
   static constexpr warp::match_method match = Match;
+  static constexpr load_hint load = Load;
   static constexpr int tile_items = Threads * Items;
   /// Keys per launch: whole tiles, at most 2^28 (status counts have 30 bits).
   static constexpr std::int64_t portion_keys = ((std::int64_t(1) << 28) / tile_items) * tile_items;
@@ -153,14 +176,14 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   U key[items];
   if (full) {
 #pragma unroll
-    for (int j = 0; j < items; ++j) key[j] = codec.encode(keys_src[tile_begin + warp_begin + j * 32 + lane]);
+    for (int j = 0; j < items; ++j) key[j] = codec.encode(load_once<Policy::load>(keys_src + tile_begin + warp_begin + j * 32 + lane));
   } else {
     // Items past the end take the largest bits, so the largest digit: last in input order, they
     // rank after every real key and fill the places [tile_n, tile_items).
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
-      key[j] = i < tile_n ? codec.encode(keys_src[tile_begin + i]) : static_cast<U>(~U(0));
+      key[j] = i < tile_n ? codec.encode(load_once<Policy::load>(keys_src + tile_begin + i)) : static_cast<U>(~U(0));
     }
   }
 
@@ -220,7 +243,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
-      if (values_src != nullptr && (full || i < tile_n)) value[j] = values_src[tile_begin + i];
+      if (values_src != nullptr && (full || i < tile_n)) value[j] = load_once<Policy::load>(values_src + tile_begin + i);
     }
   }
 
