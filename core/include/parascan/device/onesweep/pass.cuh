@@ -37,34 +37,24 @@ namespace parascan::device::onesweep {
 
 using sort_detail::no_values;
 
-/// How the pass reads its keys and values, each read exactly once: plainly, or marked evict-first
-/// (`ld.global.cs`) so that L2 keeps the scattered output lines until their neighbours complete them.
-enum class load_hint { plain, evict_first };
-
-template <load_hint Hint, class T>
-__device__ __forceinline__ T load_once(const T* p) {
-  if constexpr (Hint == load_hint::evict_first && sizeof(T) == 4) {
-    const unsigned v = __ldcs(reinterpret_cast<const unsigned*>(p));
-    T t;
-    memcpy(&t, &v, 4);
-    return t;
-  } else if constexpr (Hint == load_hint::evict_first && sizeof(T) == 8) {
-    const unsigned long long v = __ldcs(reinterpret_cast<const unsigned long long*>(p));
-    T t;
-    memcpy(&t, &v, 8);
-    return t;
-  } else {
-    return *p;
-  }
+/// Asks L2 for the bytes [p, p + bytes), 128-byte lines spread over the block's threads (a hint:
+/// nothing waits for it, nothing faults).
+template <int Threads>
+__device__ __forceinline__ void prefetch_l2(const void* p, std::int64_t bytes) {
+  const auto first = reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t(127);
+  const auto end = reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes);
+  for (std::uintptr_t a = first + 128u * threadIdx.x; a < end; a += 128u * Threads)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
 }
 
 /// Tile shape and residency of the pass kernel.
-template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots,
-          load_hint Load = load_hint::plain>
+/// Ahead > 0: a block taking tile t asks L2 for the keys (and values) of tile t + Ahead, which a block
+/// starting about one tile's lifetime later will read.
+template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots, int Ahead = 0>
 struct policy {
   static constexpr int threads = Threads, items = Items, min_blocks = MinBlocks;
   static constexpr warp::match_method match = Match;
-  static constexpr load_hint load = Load;
+  static constexpr int prefetch_ahead = Ahead;
   static constexpr int tile_items = Threads * Items;
   /// Keys per launch: whole tiles, at most 2^28 (status counts have 30 bits).
   static constexpr std::int64_t portion_keys = ((std::int64_t(1) << 28) / tile_items) * tile_items;
@@ -172,18 +162,27 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const std::int64_t left = portion_begin + portion_n - tile_begin;
   const bool full = left >= tile_items;
   const int tile_n = full ? tile_items : static_cast<int>(left);
+  if constexpr (Policy::prefetch_ahead > 0) {
+    const std::int64_t ahead = tile_begin + static_cast<std::int64_t>(Policy::prefetch_ahead) * tile_items;
+    const std::int64_t ahead_n = portion_begin + portion_n - ahead;
+    if (ahead_n > 0) {
+      const std::int64_t count = ahead_n < tile_items ? ahead_n : tile_items;
+      prefetch_l2<threads>(keys_src + ahead, count * static_cast<std::int64_t>(sizeof(U)));
+      if constexpr (has_values) if (values_src != nullptr) prefetch_l2<threads>(values_src + ahead, count * static_cast<std::int64_t>(sizeof(V)));
+    }
+  }
   const int warp_begin = warp * 32 * items;
   U key[items];
   if (full) {
 #pragma unroll
-    for (int j = 0; j < items; ++j) key[j] = codec.encode(load_once<Policy::load>(keys_src + tile_begin + warp_begin + j * 32 + lane));
+    for (int j = 0; j < items; ++j) key[j] = codec.encode(keys_src[tile_begin + warp_begin + j * 32 + lane]);
   } else {
     // Items past the end take the largest bits, so the largest digit: last in input order, they
     // rank after every real key and fill the places [tile_n, tile_items).
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
-      key[j] = i < tile_n ? codec.encode(load_once<Policy::load>(keys_src + tile_begin + i)) : static_cast<U>(~U(0));
+      key[j] = i < tile_n ? codec.encode(keys_src[tile_begin + i]) : static_cast<U>(~U(0));
     }
   }
 
@@ -243,7 +242,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
-      if (values_src != nullptr && (full || i < tile_n)) value[j] = load_once<Policy::load>(values_src + tile_begin + i);
+      if (values_src != nullptr && (full || i < tile_n)) value[j] = values_src[tile_begin + i];
     }
   }
 
