@@ -109,29 +109,23 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
       ++launch_index;
       const Offset* bins_in = q == 0 ? bins + static_cast<std::int64_t>(p) * digits : handoff + ((q - 1) % 2) * digits;
       Offset* bins_out = q + 1 < layout.portions ? handoff + (q % 2) * digits : nullptr;
-      const auto launch = [&](auto coding) {
-        constexpr key_coding c = decltype(coding)::value;
+      const auto launch = [&](auto float_keys) {
+        constexpr bool is_float = decltype(float_keys)::value;
         constexpr std::size_t smem = pass_dynamic_smem<Policy, V>();
-        const auto kernel = pass_kernel<Policy, U, V, Offset, c>;
+        const auto kernel = pass_kernel<Policy, U, V, Offset, is_float>;
         if constexpr (smem > 0) {  // the values' own stage: static + dynamic may pass the 48 KB default
           const cudaError_t a = allow_dynamic_smem(kernel, static_cast<int>(smem));
           if (a != cudaSuccess) return a;
         }
         return launch_after_previous(overlap, kernel, static_cast<unsigned>(blocks),
                                      Policy::threads, smem, stream, io, static_cast<const pass_plan*>(plan), p, begin, count,
-                                     pass_digit<U, c>(ps.place(p)), bins_in, bins_out, launch_status,
+                                     pass_digit<U, is_float>(ps.place(p)), bins_in, bins_out, launch_status,
                                      counters + p * layout.portions + q);
       };
-      using coding_t = key_coding;
-      switch (coding_of(ps.kind, ps.descending)) {
-        case coding_t::identity: e = launch(std::integral_constant<coding_t, coding_t::identity>{}); break;
-        case coding_t::flip: e = launch(std::integral_constant<coding_t, coding_t::flip>{}); break;
-        default:
-          if constexpr (sizeof(U) >= 4) {  // floats are 4 or 8 bytes
-            e = launch(std::integral_constant<coding_t, coding_t::floating>{});
-          } else {
-            e = cudaErrorInvalidValue;
-          }
+      if constexpr (sizeof(U) >= 4) {  // floats are 4 or 8 bytes
+        e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});
+      } else {
+        e = launch(std::false_type{});
       }
       if (e != cudaSuccess || (e = check_launch(stream, sync)) != cudaSuccess) return e;
     }

@@ -4,7 +4,7 @@
 //   1. tile id from an atomic counter (a tile's predecessors are always running or done); each warp
 //      clears its own digit histogram; keys loaded warp-striped (warp w holds the tile's items
 //      [w · 32 · Items, (w + 1) · 32 · Items), lane l item j · 32 + l of them: (j, lane) is input
-//      order) and converted once to their order-preserving bits (key_coding).
+//      order) and converted once to their order-preserving bits (key_codec).
 //   2. early counts: per key one shared atomicAdd of 1 to its warp's count of its digit. Thread d sums
 //      digit d over the warps (leaving each warp's exclusive start in the histogram) and publishes the
 //      tile's count at once, before ranking, so successors rarely wait; an exclusive sum over the
@@ -37,11 +37,24 @@ namespace parascan::device::onesweep {
 
 using sort_detail::no_values;
 
+/// Asks L2 for the bytes [p, p + bytes), 128-byte lines spread over the block's threads (a hint:
+/// nothing waits for it, nothing faults).
+template <int Threads>
+__device__ __forceinline__ void prefetch_l2(const void* p, std::int64_t bytes) {
+  const auto first = reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t(127);
+  const auto end = reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes);
+  for (std::uintptr_t a = first + 128u * threadIdx.x; a < end; a += 128u * Threads)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
+}
+
 /// Tile shape and residency of the pass kernel.
-template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots>
+/// Ahead > 0: a block taking tile t asks L2 for the keys (and values) of tile t + Ahead, which a block
+/// starting about one tile's lifetime later will read.
+template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots, int Ahead = 0>
 struct policy {
   static constexpr int threads = Threads, items = Items, min_blocks = MinBlocks;
   static constexpr warp::match_method match = Match;
+  static constexpr int prefetch_ahead = Ahead;
   static constexpr int tile_items = Threads * Items;
   /// Keys per launch: whole tiles, at most 2^28 (status counts have 30 bits).
   static constexpr std::int64_t portion_keys = ((std::int64_t(1) << 28) / tile_items) * tile_items;
@@ -68,39 +81,18 @@ struct buffers {
   V* values_temp;
 };
 
-/// How a pass turns keys into their order-preserving bits and back, fixed at compile time so that
-/// the common case costs nothing: unsigned keys in ascending order are their own bits; other integer
-/// keys take one xor (the sign bit flipped, all bits complemented for descending); floats take
-/// key_codec's select and xor, and digits map −0.0 onto +0.0. (A coding chosen at run time cost three
-/// instructions per key each way, ~7% of the pass's instructions for u32 pairs: performance.md 26.)
-enum class key_coding { identity, flip, floating };
-
-inline key_coding coding_of(key_kind kind, bool descending) {
-  if (kind == key_kind::floating) return key_coding::floating;
-  return kind == key_kind::unsigned_int && !descending ? key_coding::identity : key_coding::flip;
-}
-
 /// A pass's digit: `bits` bits of the ordered key from `shift` (kernel parameters, read from the
-/// constant bank rather than held in registers), and the key coding.
-template <class U, key_coding Coding>
+/// constant bank rather than held in registers). Float keys map −0.0 onto +0.0 first (key_codec);
+/// integer keys skip that compare and select.
+template <class U, bool FloatKeys>
 struct pass_digit {
   key_codec<U> codec;
   int shift;
   unsigned mask;
   __host__ __device__ pass_digit(const digit_place& p)
       : codec(p.kind, p.descending), shift(p.shift), mask((1u << p.bits) - 1u) {}
-  __device__ __forceinline__ U encode(U raw) const {
-    if constexpr (Coding == key_coding::identity) return raw;
-    else if constexpr (Coding == key_coding::flip) return static_cast<U>(raw ^ codec.enc_clear);  // integers: one mask
-    else return codec.encode(raw);
-  }
-  __device__ __forceinline__ U decode(U b) const {
-    if constexpr (Coding == key_coding::identity) return b;
-    else if constexpr (Coding == key_coding::flip) return static_cast<U>(b ^ codec.dec_clear);
-    else return codec.decode(b);
-  }
   __device__ __forceinline__ unsigned operator()(U b) const {
-    if constexpr (Coding == key_coding::floating) b = codec.ordered(b);
+    if constexpr (FloatKeys) b = codec.ordered(b);
     return static_cast<unsigned>(b >> shift) & mask;
   }
 };
@@ -118,10 +110,10 @@ struct digit_chain {
 /// d of this portion starts in the output; the portion's last tile writes bins_out[d] (the next
 /// portion's bins_in) unless bins_out is null. `status` holds 256 zeroed words per tile,
 /// `tile_counter` a zeroed word.
-template <class Policy, class U, class V, class Offset, key_coding Coding>
+template <class Policy, class U, class V, class Offset, bool FloatKeys>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     pass_kernel(buffers<U, V> io, const pass_plan* plan, int pass, std::int64_t portion_begin, std::int64_t portion_n,
-                pass_digit<U, Coding> digit, const Offset* bins_in, Offset* bins_out, unsigned* status, unsigned* tile_counter) {
+                pass_digit<U, FloatKeys> digit, const Offset* bins_in, Offset* bins_out, unsigned* status, unsigned* tile_counter) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
   constexpr int threads = Policy::threads, items = Policy::items, n_warps = threads / 32;
   constexpr int tile_items = Policy::tile_items;
@@ -159,6 +151,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, d = threadIdx.x;
   const bool owns_digit = d < digits;
+  const key_codec<U>& codec = digit.codec;
 
   // 1. Tile, cleared histograms, keys.
 #pragma unroll
@@ -169,18 +162,27 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const std::int64_t left = portion_begin + portion_n - tile_begin;
   const bool full = left >= tile_items;
   const int tile_n = full ? tile_items : static_cast<int>(left);
+  if constexpr (Policy::prefetch_ahead > 0) {
+    const std::int64_t ahead = tile_begin + static_cast<std::int64_t>(Policy::prefetch_ahead) * tile_items;
+    const std::int64_t ahead_n = portion_begin + portion_n - ahead;
+    if (ahead_n > 0) {
+      const std::int64_t count = ahead_n < tile_items ? ahead_n : tile_items;
+      prefetch_l2<threads>(keys_src + ahead, count * static_cast<std::int64_t>(sizeof(U)));
+      if constexpr (has_values) if (values_src != nullptr) prefetch_l2<threads>(values_src + ahead, count * static_cast<std::int64_t>(sizeof(V)));
+    }
+  }
   const int warp_begin = warp * 32 * items;
   U key[items];
   if (full) {
 #pragma unroll
-    for (int j = 0; j < items; ++j) key[j] = digit.encode(keys_src[tile_begin + warp_begin + j * 32 + lane]);
+    for (int j = 0; j < items; ++j) key[j] = codec.encode(keys_src[tile_begin + warp_begin + j * 32 + lane]);
   } else {
     // Items past the end take the largest bits, so the largest digit: last in input order, they
     // rank after every real key and fill the places [tile_n, tile_items).
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
-      key[j] = i < tile_n ? digit.encode(keys_src[tile_begin + i]) : static_cast<U>(~U(0));
+      key[j] = i < tile_n ? codec.encode(keys_src[tile_begin + i]) : static_cast<U>(~U(0));
     }
   }
 
@@ -275,7 +277,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     if (full || i < tile_n) {
       const U b = key_stage[i];
       const Offset at = base[digit(b)] + static_cast<Offset>(i);
-      keys_dst[at] = digit.decode(b);
+      keys_dst[at] = codec.decode(b);
       if constexpr (has_values) values_dst[at] = value_stage[i];
     }
   }
