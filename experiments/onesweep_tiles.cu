@@ -125,7 +125,6 @@ struct bench {
 };
 
 #define ROW(T, I, B, M) b.template row<policy<T, I, B, M>>(#T " x " #I " b" #B " " #M, mode, cub)
-#define ROW_PF(T, I, B, A) b.template row<policy<T, I, B, ballots, A>>(#T " x " #I " b" #B " L2 prefetch +" #A, mode, cub)
 using mm = parascan::warp::match_method;
 constexpr mm ballots = mm::ballots;
 
@@ -138,7 +137,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
     CK(cudaMemcpy(b.in, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
     for (int mode : {0, 1, 2}) {
       if ((sizeof(K) == 8 || which == -1) && mode != 0) continue;
-      if (which <= -2 && mode != 1) continue;
+      if (which == -2 && mode != 1) continue;
       if (which == 2 && mode == 0 && d != dist::uniform) continue;  // pairs and argsort, uniform keys
       const float cub = b.cub_ms(mode != 0);
       std::printf("%s n=%lld %s %s: CUB %s %.4f ms\n", kname, (long long)n, dist_name[(int)d],
@@ -146,17 +145,15 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
       if constexpr (sizeof(K) == 4) {
       if (mode == 0) {
         ROW(256, 23, 4, ballots);
-        if (which == 2) { ROW_PF(256, 23, 4, 264); ROW_PF(256, 23, 4, 528); }
+        if (which == 2) { ROW(256, 22, 4, ballots); ROW(384, 19, 3, ballots); }
         else if (which > 0 && d == dist::uniform) {
           ROW(384, 19, 3, ballots);
           ROW(256, 21, 4, ballots);
         }
       } else {
-        if (which == -3) ROW_PF(384, 26, 2, 132);
-        else ROW(384, 26, 2, ballots);  // the default (device_onesweep.cuh)
+        ROW(384, 26, 2, ballots);  // the default (device_onesweep.cuh)
         if (which == 2) {  // pairs: CUB's SM90 tile and its neighbours (entries 24, 25)
-          ROW_PF(384, 26, 2, 66); ROW_PF(384, 26, 2, 132); ROW_PF(384, 26, 2, 264); ROW_PF(384, 26, 2, 396);
-          ROW(384, 23, 2, ballots);
+          ROW(384, 27, 2, ballots); ROW(384, 23, 2, ballots);
         } else if (which > 0 && d == dist::uniform) {
           ROW(384, 22, 2, ballots); ROW(384, 17, 2, ballots); ROW(256, 19, 3, ballots); ROW(512, 12, 2, ballots);
           ROW(256, 15, 4, ballots);
@@ -164,7 +161,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
       }
       } else {
         ROW(384, 12, 3, ballots);
-        if (which == 2) { ROW_PF(384, 12, 3, 198); ROW_PF(384, 12, 3, 396); }
+        if (which == 2) ROW(384, 15, 2, ballots);
         if (which > 0 && d == dist::uniform) { ROW(384, 15, 2, ballots); ROW(256, 12, 4, ballots); ROW(256, 16, 3, ballots); }
       }
     }
@@ -175,12 +172,15 @@ int main(int argc, char** argv) {
   const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
   const int which = argc > 2 ? std::atoi(argv[2]) : 1;
   const std::int64_t n = std::int64_t(1) << lg;
-  // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct), and L2
-  // prefetch distances for keys; -1 / -2: for a profiler, u32 uniform keys / pairs, CUB then the
-  // default tile only; -3: pairs with the default tile's L2 prefetch +132 only.
+  // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct; u32 and u64
+  // keys at the default tile and one neighbour); -1 / -2: for a profiler, u32 uniform keys / pairs,
+  // CUB then the default tile only.
   if (which == 2 || which < 0) {
     sweep<std::uint32_t>(n, "u32", false, which);
-    if (which == 2) sweep<std::uint64_t>(n, "u64", false, which);
+    if (which == 2) {
+      sweep<std::uint64_t>(n, "u64", false, which);
+      sweep<float>(n, "f32", false, 0);
+    }
     return 0;
   }
   sweep<std::uint32_t>(n, "u32", true, which);

@@ -37,24 +37,11 @@ namespace parascan::device::onesweep {
 
 using sort_detail::no_values;
 
-/// Asks L2 for the bytes [p, p + bytes), 128-byte lines spread over the block's threads (a hint:
-/// nothing waits for it, nothing faults).
-template <int Threads>
-__device__ __forceinline__ void prefetch_l2(const void* p, std::int64_t bytes) {
-  const auto first = reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t(127);
-  const auto end = reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes);
-  for (std::uintptr_t a = first + 128u * threadIdx.x; a < end; a += 128u * Threads)
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
-}
-
 /// Tile shape and residency of the pass kernel.
-/// Ahead > 0: a block taking tile t asks L2 for the keys (and values) of tile t + Ahead, which a block
-/// starting about one tile's lifetime later will read.
-template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots, int Ahead = 0>
+template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots>
 struct policy {
   static constexpr int threads = Threads, items = Items, min_blocks = MinBlocks;
   static constexpr warp::match_method match = Match;
-  static constexpr int prefetch_ahead = Ahead;
   static constexpr int tile_items = Threads * Items;
   /// Keys per launch: whole tiles, at most 2^28 (status counts have 30 bits).
   static constexpr std::int64_t portion_keys = ((std::int64_t(1) << 28) / tile_items) * tile_items;
@@ -162,15 +149,6 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const std::int64_t left = portion_begin + portion_n - tile_begin;
   const bool full = left >= tile_items;
   const int tile_n = full ? tile_items : static_cast<int>(left);
-  if constexpr (Policy::prefetch_ahead > 0) {
-    const std::int64_t ahead = tile_begin + static_cast<std::int64_t>(Policy::prefetch_ahead) * tile_items;
-    const std::int64_t ahead_n = portion_begin + portion_n - ahead;
-    if (ahead_n > 0) {
-      const std::int64_t count = ahead_n < tile_items ? ahead_n : tile_items;
-      prefetch_l2<threads>(keys_src + ahead, count * static_cast<std::int64_t>(sizeof(U)));
-      if constexpr (has_values) if (values_src != nullptr) prefetch_l2<threads>(values_src + ahead, count * static_cast<std::int64_t>(sizeof(V)));
-    }
-  }
   const int warp_begin = warp * 32 * items;
   U key[items];
   if (full) {
