@@ -2,8 +2,8 @@
 // ranking) beside cub::DeviceRadixSort called as a user would (int item count), for u32 / u64 / f32
 // keys, u32 pairs and argsort, on uniform, few-distinct (AND of 3 random words), sorted and
 // all-equal keys. Every output is compared word for word with CUB's.
-// Arguments: log2 n (28), which (1: every row; 2: the pairs/argsort tile sweep; -1 / -2: keys / pairs,
-// CUB and the default tile only, for a profiler).
+// Arguments: log2 n (28), which (1: every row; 2: the pairs/argsort tile sweep and the look-back
+// reading 2-8 predecessors at once; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
@@ -125,6 +125,7 @@ struct bench {
 };
 
 #define ROW(T, I, B, M) b.template row<policy<T, I, B, M>>(#T " x " #I " b" #B " " #M, mode, cub)
+#define ROW_LB(T, I, B, R) b.template row<policy<T, I, B, ballots, R>>(#T " x " #I " b" #B " look-back reads " #R, mode, cub)
 using mm = parascan::warp::match_method;
 constexpr mm ballots = mm::ballots;
 
@@ -145,7 +146,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
       if constexpr (sizeof(K) == 4) {
       if (mode == 0) {
         ROW(256, 23, 4, ballots);
-        if (which == 2) { ROW(256, 22, 4, ballots); ROW(384, 19, 3, ballots); }
+        if (which == 2) { ROW_LB(256, 23, 4, 2); ROW_LB(256, 23, 4, 4); }
         else if (which > 0 && d == dist::uniform) {
           ROW(384, 19, 3, ballots);
           ROW(256, 21, 4, ballots);
@@ -153,7 +154,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
       } else {
         ROW(384, 26, 2, ballots);  // the default (device_onesweep.cuh)
         if (which == 2) {  // pairs: CUB's SM90 tile and its neighbours (entries 24, 25)
-          ROW(384, 27, 2, ballots); ROW(384, 23, 2, ballots);
+          ROW_LB(384, 26, 2, 2); ROW_LB(384, 26, 2, 4); ROW_LB(384, 26, 2, 8); ROW(384, 23, 2, ballots);
         } else if (which > 0 && d == dist::uniform) {
           ROW(384, 22, 2, ballots); ROW(384, 17, 2, ballots); ROW(256, 19, 3, ballots); ROW(512, 12, 2, ballots);
           ROW(256, 15, 4, ballots);
@@ -161,7 +162,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
       }
       } else {
         ROW(384, 12, 3, ballots);
-        if (which == 2) ROW(384, 15, 2, ballots);
+        if (which == 2) { ROW_LB(384, 12, 3, 2); ROW_LB(384, 12, 3, 4); }
         if (which > 0 && d == dist::uniform) { ROW(384, 15, 2, ballots); ROW(256, 12, 4, ballots); ROW(256, 16, 3, ballots); }
       }
     }

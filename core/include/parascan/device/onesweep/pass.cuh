@@ -37,11 +37,15 @@ namespace parascan::device::onesweep {
 
 using sort_detail::no_values;
 
-/// Tile shape and residency of the pass kernel.
-template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots>
+/// Tile shape and residency of the pass kernel. LookBackReads: how many predecessors' words a digit's
+/// thread reads at once in the look-back (1: one dependent load per predecessor, as CUB; more: an
+/// experiment, performance.md entry 26).
+template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots,
+          int LookBackReads = 1>
 struct policy {
   static constexpr int threads = Threads, items = Items, min_blocks = MinBlocks;
   static constexpr warp::match_method match = Match;
+  static constexpr int look_back_reads = LookBackReads;
   static constexpr int tile_items = Threads * Items;
   /// Keys per launch: whole tiles, at most 2^28 (status counts have 30 bits).
   static constexpr std::int64_t portion_keys = ((std::int64_t(1) << 28) / tile_items) * tile_items;
@@ -91,6 +95,25 @@ struct digit_chain {
   __device__ __forceinline__ unsigned poll(std::int64_t t) { return counted_status::read(words + t * digits, count); }
   __device__ __forceinline__ void take(std::int64_t, int, bool) { exclusive += count; }
   __device__ __forceinline__ void waited() {}
+
+  /// The walk from `tile` back with the words of R predecessors loaded at once, then taken nearest
+  /// first; a word not yet published is polled again alone. Words read early may be stale, which only
+  /// makes the walk go further (a stale aggregate is still the tile's count). Tile 0 is always a prefix.
+  template <int R>
+  __device__ __forceinline__ void walk_reading(std::int64_t tile) {
+    constexpr unsigned shift = counted_status::state_shift;
+    for (std::int64_t next = tile - 1;; next -= R) {
+      unsigned w[R];
+#pragma unroll
+      for (int i = 0; i < R; ++i) w[i] = next - i >= 0 ? load_relaxed(words + (next - i) * digits) : state_prefix << shift;
+#pragma unroll
+      for (int i = 0; i < R; ++i) {
+        while ((w[i] >> shift) == state_invalid) w[i] = load_relaxed(words + (next - i) * digits);
+        exclusive += w[i] & counted_status::count_mask;
+        if ((w[i] >> shift) == state_prefix) return;
+      }
+    }
+  }
 };
 
 /// One digit pass over the keys [portion_begin, portion_begin + portion_n). bins_in[d]: where digit
@@ -230,7 +253,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     unsigned exclusive = 0;
     if (tile > 0) {
       digit_chain chain{status + d};
-      look_back_walk<1>(chain, tile, 1, tile, no_back_off{});
+      if constexpr (Policy::look_back_reads == 1) look_back_walk<1>(chain, tile, 1, tile, no_back_off{});
+      else chain.template walk_reading<Policy::look_back_reads>(tile);
       exclusive = chain.exclusive;
       counted_status::publish(status + static_cast<std::int64_t>(tile) * digits + d, state_prefix, exclusive + own);
     }
