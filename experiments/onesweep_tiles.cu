@@ -163,7 +163,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
       } else {
         ROW(384, 12, 3, ballots);
         if (which == 2) { ROW_LB(384, 12, 3, 2); ROW_LB(384, 12, 3, 4); }
-        if (which > 0 && d == dist::uniform) { ROW(384, 15, 2, ballots); ROW(256, 12, 4, ballots); ROW(256, 16, 3, ballots); }
+        else if (which > 0 && d == dist::uniform) { ROW(384, 15, 2, ballots); ROW(256, 12, 4, ballots); ROW(256, 16, 3, ballots); }
       }
     }
   }
@@ -173,9 +173,9 @@ int main(int argc, char** argv) {
   const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
   const int which = argc > 2 ? std::atoi(argv[2]) : 1;
   const std::int64_t n = std::int64_t(1) << lg;
-  // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct; u32 and u64
-  // keys at the default tile and one neighbour); -1 / -2: for a profiler, u32 uniform keys / pairs,
-  // CUB then the default tile only.
+  // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct), the look-back
+  // reading 2-8 predecessors at once (pairs, u32 and u64 keys), f32 at the default tiles; -1 / -2: for
+  // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
   if (which == 2 || which < 0) {
     sweep<std::uint32_t>(n, "u32", false, which);
     if (which == 2) {
