@@ -211,9 +211,7 @@ nb::object direct_select(nb::handle x, nb::handle mask) {
   temp_storage count(sizeof(std::int64_t), as_stream(s));
   select_items(a->ptr, a->code, a->n, m ? m->ptr : 0, m ? m->code : "u1", "nonzero", 0.0, false, false, out_ptr,
                reinterpret_cast<std::uintptr_t>(count.ptr), s);
-  std::int64_t kept = 0;
-  check(cudaMemcpyAsync(&kept, count.ptr, sizeof kept, cudaMemcpyDeviceToHost, as_stream(s)), "cudaMemcpyAsync");
-  check(cudaStreamSynchronize(as_stream(s)), "cudaStreamSynchronize");
+  const std::int64_t kept = read_count(count.ptr, as_stream(s));
   PyObject* r = PySequence_GetSlice(out.ptr(), 0, static_cast<Py_ssize_t>(kept));
   if (r == nullptr) throw nb::python_error();
   return nb::steal(r);

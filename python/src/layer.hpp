@@ -129,6 +129,17 @@ void with_scan_types(const std::string& in_type, const std::string& out_type, co
 }
 
 inline cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
+
+/// A device count read back (a synchronisation of `stream`) through a pinned host word of this
+/// thread's, allocated on first use: a copy into pageable memory is staged by the driver.
+inline std::int64_t read_count(const void* count, cudaStream_t stream) {
+  thread_local std::int64_t* word = nullptr;
+  if (word == nullptr)
+    check(cudaMallocHost(reinterpret_cast<void**>(&word), sizeof(std::int64_t)), "cudaMallocHost", sizeof(std::int64_t));
+  check(cudaMemcpyAsync(word, count, sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  return *word;
+}
 template <class T> T* as_ptr(std::uintptr_t p) { return reinterpret_cast<T*>(p); }
 
 

@@ -290,10 +290,7 @@ NB_MODULE(_core, m) {
   });
   m.def("synchronize", [](std::uintptr_t stream) { check(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize"); });
   m.def("read_count", [](std::uintptr_t count, std::uintptr_t stream) {
-    std::int64_t v = 0;
-    check(cudaMemcpyAsync(&v, reinterpret_cast<const void*>(count), sizeof v, cudaMemcpyDeviceToHost, as_stream(stream)), "cudaMemcpyAsync");
-    check(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize");
-    return v;
+    return read_count(reinterpret_cast<const void*>(count), as_stream(stream));
   });
   m.def("free_device_memory", [] {
     std::size_t free = 0, total = 0;

@@ -92,15 +92,11 @@ cudaError_t run_scan(char* temp, Loader load, Storer store, Acc* d_out_plain, st
   if (options.strategy == device_strategy::single_pass) {
     const auto storage = look_back_storage<Acc>::carve(temp, tiles);
     // Every tile resident at once (2^22 u32 items on an H100): one cooperative launch, no reset.
-    const auto resident = scan_resident_kernel<policy, Alg, Acc, Loader, Storer, Op>;
-    std::int64_t capacity = 0;
-    if (options.one_launch && (e = resident_capacity(resident, policy::block_threads, capacity)) != cudaSuccess) return e;
-    if (tiles <= capacity) {
-      e = launch_cooperative(resident, grid, policy::block_threads, stream, load, store, n, op, mode, storage.status);
-      if (e == cudaSuccess) return check_launch(stream, sync);
-      if (e != cudaErrorCooperativeLaunchTooLarge) return e;
-      (void)cudaGetLastError();  // fewer SMs free to this process than the device has (MPS): look back
-    }
+    bool launched = false;
+    e = try_launch_resident(options.one_launch, launched, scan_resident_kernel<policy, Alg, Acc, Loader, Storer, Op>,
+                            tiles, policy::block_threads, stream, load, store, n, op, mode, storage.status);
+    if (e != cudaSuccess) return e;
+    if (launched) return check_launch(stream, sync);
     return storage.launch(tiles, scan_tiles_kernel<policy, Alg, prefix_source::look_back, Acc, Loader, Storer, Op>, grid,
                           policy::block_threads, stream, sync, load, store, n, op, mode, static_cast<Acc*>(nullptr),
                           static_cast<const Acc*>(nullptr), storage.status, storage.counter);

@@ -15,6 +15,7 @@
 // expand: offsets = exclusive sum of counts (+ the total); owners = scatter i to its first slot, then
 //   an inclusive max-scan over the slots.
 #pragma once
+#include <cooperative_groups.h>
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -142,7 +143,11 @@ struct reread_storer {
 /// Safe in place: a tile writes only after all its threads have loaded (block barriers separate the
 /// two), at positions below the end of its own input; earlier tiles have loaded before any later tile
 /// learns its prefix.
-template <class Policy, class V, class Offset, class T, class Keep>
+/// Resident (every tile on the GPU at once, a cooperative launch: select_single_pass): tile = block,
+/// step 3 publishes the tile's count, meets every other tile at a grid barrier and adds the counts of
+/// the tiles before it (no status reset, no look-back, no tile counter); every tile has loaded before
+/// any writes.
+template <class Policy, class V, class Offset, class T, class Keep, bool Resident = false>
 __global__ void __launch_bounds__(Policy::block_threads)
     select_tiles_kernel(const T* in, Keep keep, V* out, std::int64_t n, std::int64_t* count_out,
                         const std::int64_t* base, tile_status<Offset> status, unsigned long long* tile_counter) {
@@ -155,7 +160,8 @@ __global__ void __launch_bounds__(Policy::block_threads)
   __shared__ Offset tile_prefix;
   __shared__ std::int64_t tile_id;
   wait_for_previous_grid();  // launched during init_status_kernel (look_back_storage::launch)
-  if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+  if (threadIdx.x == 0) tile_id = Resident ? static_cast<std::int64_t>(blockIdx.x)
+                                           : static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t tile = tile_id, first = tile * tile_items;
   const int valid = static_cast<int>(n - first < tile_items ? n - first : tile_items);
@@ -195,14 +201,28 @@ __global__ void __launch_bounds__(Policy::block_threads)
   if (threadIdx.x < segments) segment_start[threadIdx.x] = before;
   // 3. The tile's start in the output.
   Offset prefix = 0;
-  if (tile == 0) {
-    if (threadIdx.x == 0) status.publish(0, state_prefix, aggregate);
-  } else if (threadIdx.x < warp::warp_threads) {
-    const Offset p = look_back<Policy>(status, tile, aggregate, sum{});
-    if (threadIdx.x == 0) tile_prefix = p;
+  if constexpr (Resident) {
+    if (threadIdx.x == 0) status.publish(tile, state_aggregate, aggregate);
+    cooperative_groups::this_grid().sync();  // every tile's count is published (and scan_storage free)
+    Offset part = 0;  // thread t: the counts of tiles t, t + threads, ... before this one (exact sums)
+    for (std::int64_t t = threadIdx.x; t < tile; t += threads) {
+      unsigned state;
+      Offset c;
+      status.read(t, state, c);
+      part += c;
+    }
+    Offset part_before, part_inclusive;
+    counts_scan::scan(scan_storage, part, sum{}, threads, part_before, part_inclusive, prefix);  // ends with a barrier
+  } else {
+    if (tile == 0) {
+      if (threadIdx.x == 0) status.publish(0, state_prefix, aggregate);
+    } else if (threadIdx.x < warp::warp_threads) {
+      const Offset p = look_back<Policy>(status, tile, aggregate, sum{});
+      if (threadIdx.x == 0) tile_prefix = p;
+    }
+    __syncthreads();
+    if (tile > 0) prefix = tile_prefix;
   }
-  __syncthreads();
-  if (tile > 0) prefix = tile_prefix;
   // 4. Scatter the kept items straight from registers.
   const std::int64_t out_first = (base ? *base : 0) + static_cast<std::int64_t>(prefix);
   const unsigned lower = (1u << lane) - 1u;
@@ -221,13 +241,22 @@ std::int64_t select_tiles_for(std::int64_t n) {
 }
 
 
+/// The single pass: one cooperative launch where every tile fits at once (options.one_launch), else
+/// the status reset and the look-back.
 template <class V, class Offset, class T, class Keep>
 cudaError_t select_single_pass(void* d_temp, const T* in, Keep keep, V* out, std::int64_t* count_out,
-                               const std::int64_t* base, std::int64_t n, cudaStream_t stream, bool sync) {
+                               const std::int64_t* base, std::int64_t n, cudaStream_t stream, scan_options options) {
   using policy = select_policy<V>;
   const std::int64_t tiles = select_tiles_for<V>(n);
   if (tiles > INT_MAX) return cudaErrorInvalidValue;
+  const bool sync = options.debug_synchronous;
   const auto storage = look_back_storage<Offset>::carve(d_temp, tiles);
+  bool launched = false;
+  cudaError_t e = try_launch_resident(options.one_launch, launched, select_tiles_kernel<policy, V, Offset, T, Keep, true>,
+                                      tiles, policy::block_threads, stream, in, keep, out, n, count_out, base,
+                                      storage.status, static_cast<unsigned long long*>(nullptr));
+  if (e != cudaSuccess) return e;
+  if (launched) return check_launch(stream, sync);
   return storage.launch(tiles, select_tiles_kernel<policy, V, Offset, T, Keep>, static_cast<unsigned>(tiles),
                         policy::block_threads, stream, sync, in, keep, out, n, count_out, base, storage.status,
                         storage.counter);
@@ -262,7 +291,7 @@ cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep
           return cudaSuccess;
         }
         if (temp_bytes < need) return cudaErrorInvalidValue;
-        return select_single_pass<V, Offset>(d_temp, in, keep, out, count_out, base, n, stream, options.debug_synchronous);
+        return select_single_pass<V, Offset>(d_temp, in, keep, out, count_out, base, n, stream, options);
       }
       if (d_temp == nullptr) {
         using acc = select_value<Offset, V>;

@@ -130,6 +130,28 @@ cudaError_t resident_capacity(void (*kernel)(Params...), int threads, std::int64
   });
 }
 
+/// One launch where it fits: when `wanted` and all `grid` blocks of `kernel` are resident at once,
+/// launch it cooperatively and set `launched`; otherwise (or when fewer SMs are free to this process
+/// than the device has, as under MPS: cudaErrorCooperativeLaunchTooLarge) leave `launched` false for
+/// the caller's other path. The single-pass scan and selection use it (scan_resident_kernel,
+/// select_tiles_kernel<..., true>).
+template <class... Params, class... Args>
+cudaError_t try_launch_resident(bool wanted, bool& launched, void (*kernel)(Params...), std::int64_t grid,
+                                unsigned block, cudaStream_t stream, Args... args) {
+  launched = false;
+  if (!wanted) return cudaSuccess;
+  std::int64_t capacity = 0;
+  cudaError_t e = resident_capacity(kernel, static_cast<int>(block), capacity);
+  if (e != cudaSuccess || grid > capacity) return e;
+  e = launch_cooperative(kernel, static_cast<unsigned>(grid), block, stream, args...);
+  if (e == cudaErrorCooperativeLaunchTooLarge) {
+    (void)cudaGetLastError();
+    return cudaSuccess;
+  }
+  launched = e == cudaSuccess;
+  return e;
+}
+
 /// Lets `kernel` use `bytes` of dynamic shared memory (past the 48 KB default), set once per kernel,
 /// size and device.
 template <class... Params>
