@@ -140,6 +140,7 @@ inline std::int64_t read_count(const void* count, cudaStream_t stream) {
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   return *word;
 }
+
 template <class T> T* as_ptr(std::uintptr_t p) { return reinterpret_cast<T*>(p); }
 
 
