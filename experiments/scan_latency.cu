@@ -13,14 +13,20 @@
 //      the tile sum, meets the other tiles at a grid barrier, combines the sums of the tiles before
 //      it in order, then rescans and stores: no status words to reset, no look-back. At tile shapes
 //      other than the library's too. (The library's inclusive_scan row takes it where it fits.)
+//   4. selection the same way (u32 values, u8 flags, about a third dropped, as `parascan.select(x,
+//      mask=m)` calls it): CUB's DeviceSelect::Flagged, parascan::select_flagged in one launch and with
+//      the look-back, and the one-launch call followed by the count's read-back and a synchronisation
+//      (what Python does to size its result) into pageable and into pinned host memory.
 //   scan_latency [log2 n ...]      (default 16 20 22 24); exit 1 on a mismatch
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 #include "parascan/device/device_scan.cuh"
+#include "parascan/device/device_select.cuh"
 #include "experiment_timing.cuh"
 
 namespace {
@@ -126,6 +132,90 @@ void resident(setup& s, double cub_latency) {
   }, cub_latency);
 }
 
+void select_rows(int k) {
+  const std::int64_t n = std::int64_t(1) << k;
+  std::vector<u32> h(static_cast<std::size_t>(n));
+  std::vector<std::uint8_t> f(h.size());
+  std::uint64_t x = 7 + n;
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    h[i] = static_cast<u32>(x >> 32);
+    f[i] = static_cast<std::uint8_t>((x >> 20) % 3);  // 0 drops, 1 and 2 keep
+  }
+  u32 *in, *out, *ref;
+  std::uint8_t* flags;
+  std::int64_t* count;
+  int* cub_count;
+  CK(cudaMalloc(&in, n * 4));
+  CK(cudaMalloc(&out, n * 4));
+  CK(cudaMalloc(&ref, n * 4));
+  CK(cudaMalloc(&flags, n));
+  CK(cudaMalloc(&count, sizeof(std::int64_t)));
+  CK(cudaMalloc(&cub_count, sizeof(int)));
+  CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(flags, f.data(), n, cudaMemcpyHostToDevice));
+  std::size_t cub_bytes = 0, ours_bytes = 0;
+  CK(cub::DeviceSelect::Flagged(nullptr, cub_bytes, in, flags, ref, cub_count, static_cast<int>(n)));
+  CK(select_flagged(nullptr, ours_bytes, in, flags, out, count, n, nullptr, scan_options{}));
+  void *cub_temp, *temp;
+  CK(cudaMalloc(&cub_temp, cub_bytes));
+  CK(cudaMalloc(&temp, ours_bytes));
+  CK(cub::DeviceSelect::Flagged(cub_temp, cub_bytes, in, flags, ref, cub_count, static_cast<int>(n)));
+  int kept = 0;
+  CK(cudaMemcpy(&kept, cub_count, sizeof kept, cudaMemcpyDeviceToHost));
+  std::vector<u32> want(static_cast<std::size_t>(kept));
+  CK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
+  std::int64_t* pinned;
+  CK(cudaMallocHost(&pinned, sizeof(std::int64_t)));
+  std::int64_t pageable = 0;
+  const auto ours = [&](bool one_launch) {
+    scan_options o;
+    o.one_launch = one_launch;
+    std::size_t b = ours_bytes;
+    CK(select_flagged(temp, b, in, flags, out, count, n, nullptr, o));
+  };
+  const auto ok = [&] {
+    std::int64_t c = -1;
+    CK(cudaMemcpy(&c, count, sizeof c, cudaMemcpyDeviceToHost));
+    std::vector<u32> got(want.size());
+    CK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
+    return c == kept && got == want;
+  };
+  const auto cub_call = [&] { CK(cub::DeviceSelect::Flagged(cub_temp, cub_bytes, in, flags, out, cub_count, static_cast<int>(n))); };
+  const double cub_latency = 1000.0 * median_ms({60, 3, 0}, cub_call);
+  std::printf("select, n = 2^%d, %d kept\n", k, kept);
+  // ours: the row writes parascan's count and output (checked against CUB's); CUB's row writes its own.
+  const auto select_row = [&](const char* name, auto call, bool gpu_too, bool is_ours = true) {
+    CK(cudaMemset(out, 0x5a, static_cast<std::size_t>(n) * 4));
+    CK(cudaMemset(count, 0xff, sizeof(std::int64_t)));
+    call();
+    CK(cudaDeviceSynchronize());
+    const bool right = !is_ours || ok();
+    const double lat = 1000.0 * median_ms({60, 3, 0}, call);
+    const double gpu = gpu_too ? 1000.0 * median_ms({60, 3, 50}, call) : 0.0;
+    std::printf("  %-40s latency %7.2f us  gpu %7.2f us  %5.2fx CUB latency  %s\n", name, lat, gpu, cub_latency / lat,
+                right ? "ok" : "WRONG");
+    if (!right) std::exit(1);
+  };
+  select_row("CUB DeviceSelect::Flagged", cub_call, true, false);
+  select_row("parascan select_flagged, one launch", [&] { ours(true); }, true);
+  select_row("parascan select_flagged, look-back", [&] { ours(false); }, true);
+  select_row("one launch + count read, pageable", [&] {
+    ours(true);
+    CK(cudaMemcpyAsync(&pageable, count, sizeof pageable, cudaMemcpyDeviceToHost, nullptr));
+    CK(cudaStreamSynchronize(nullptr));
+  }, false);
+  select_row("one launch + count read, pinned", [&] {
+    ours(true);
+    CK(cudaMemcpyAsync(pinned, count, sizeof(std::int64_t), cudaMemcpyDeviceToHost, nullptr));
+    CK(cudaStreamSynchronize(nullptr));
+  }, false);
+  CK(cudaFreeHost(pinned));
+  for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(ref), static_cast<void*>(flags),
+                  static_cast<void*>(count), static_cast<void*>(cub_count), cub_temp, temp})
+    CK(cudaFree(p));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -175,5 +265,6 @@ int main(int argc, char** argv) {
     CK(cudaFree(cub_temp));
     CK(cudaFree(s.temp));
   }
+  for (int k : logs) select_rows(k);
   return 0;
 }
