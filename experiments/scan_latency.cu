@@ -81,16 +81,26 @@ bool matches(const setup& s) {
   return got == s.want;
 }
 
-template <class F>
-void row(const char* name, setup& s, F f, double cub_latency) {
-  CK(cudaMemset(s.out, 0x5a, static_cast<std::size_t>(s.n) * 4));
+/// One row: `poison` the outputs, run f once and check them with `right`, then time f as a latency
+/// (one call after a synchronisation) and, unless `gpu_too` is false (calls that synchronise
+/// themselves), behind a hold kernel. Exits on a wrong result.
+template <class Poison, class F, class Right>
+void timed_row(const char* name, Poison poison, F f, Right right, double cub_latency, bool gpu_too = true) {
+  poison();
   f();
   CK(cudaDeviceSynchronize());
-  const bool ok = matches(s);
-  const double lat = 1000.0 * median_ms({60, 3, 0}, f), gpu = 1000.0 * median_ms({60, 3, 50}, f);
+  const bool ok = right();
+  const double lat = 1000.0 * median_ms({60, 3, 0}, f);
+  const double gpu = gpu_too ? 1000.0 * median_ms({60, 3, 50}, f) : 0.0;
   std::printf("  %-40s latency %7.2f us  gpu %7.2f us  %5.2fx CUB latency  %s\n", name, lat, gpu,
               cub_latency > 0 ? cub_latency / lat : 1.0, ok ? "ok" : "WRONG");
   if (!ok) std::exit(1);
+}
+
+template <class F>
+void row(const char* name, setup& s, F f, double cub_latency) {
+  timed_row(name, [&] { CK(cudaMemset(s.out, 0x5a, static_cast<std::size_t>(s.n) * 4)); }, f, [&] { return matches(s); },
+            cub_latency);
 }
 
 template <int Threads, int Items>
@@ -184,20 +194,15 @@ void select_rows(int k) {
   const auto cub_call = [&] { CK(cub::DeviceSelect::Flagged(cub_temp, cub_bytes, in, flags, out, cub_count, static_cast<int>(n))); };
   const double cub_latency = 1000.0 * median_ms({60, 3, 0}, cub_call);
   std::printf("select, n = 2^%d, %d kept\n", k, kept);
-  // ours: the row writes parascan's count and output (checked against CUB's); CUB's row writes its own.
-  const auto select_row = [&](const char* name, auto call, bool gpu_too, bool is_ours = true) {
+  const auto poison = [&] {
     CK(cudaMemset(out, 0x5a, static_cast<std::size_t>(n) * 4));
     CK(cudaMemset(count, 0xff, sizeof(std::int64_t)));
-    call();
-    CK(cudaDeviceSynchronize());
-    const bool right = !is_ours || ok();
-    const double lat = 1000.0 * median_ms({60, 3, 0}, call);
-    const double gpu = gpu_too ? 1000.0 * median_ms({60, 3, 50}, call) : 0.0;
-    std::printf("  %-40s latency %7.2f us  gpu %7.2f us  %5.2fx CUB latency  %s\n", name, lat, gpu, cub_latency / lat,
-                right ? "ok" : "WRONG");
-    if (!right) std::exit(1);
   };
-  select_row("CUB DeviceSelect::Flagged", cub_call, true, false);
+  // parascan's rows write its count and output (checked against CUB's); CUB's row writes its own.
+  const auto select_row = [&](const char* name, auto call, bool gpu_too) {
+    timed_row(name, poison, call, ok, cub_latency, gpu_too);
+  };
+  timed_row("CUB DeviceSelect::Flagged", poison, cub_call, [] { return true; }, cub_latency);
   select_row("parascan select_flagged, one launch", [&] { ours(true); }, true);
   select_row("parascan select_flagged, look-back", [&] { ours(false); }, true);
   select_row("one launch + count read, pageable", [&] {

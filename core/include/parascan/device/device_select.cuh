@@ -204,15 +204,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
   if constexpr (Resident) {
     if (threadIdx.x == 0) status.publish(tile, state_aggregate, aggregate);
     cooperative_groups::this_grid().sync();  // every tile's count is published (and scan_storage free)
-    Offset part = 0;  // thread t: the counts of tiles t, t + threads, ... before this one (exact sums)
-    for (std::int64_t t = threadIdx.x; t < tile; t += threads) {
-      unsigned state;
-      Offset c;
-      status.read(t, state, c);
-      part += c;
-    }
-    Offset part_before, part_inclusive;
-    counts_scan::scan(scan_storage, part, sum{}, threads, part_before, part_inclusive, prefix);  // ends with a barrier
+    if (tile > 0) prefix = earlier_tiles<threads, counts_scan>(scan_storage, status, tile, sum{});
   } else {
     if (tile == 0) {
       if (threadIdx.x == 0) status.publish(0, state_prefix, aggregate);

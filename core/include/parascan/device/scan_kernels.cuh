@@ -206,6 +206,27 @@ __global__ void __launch_bounds__(Policy::block_threads)
   scanner::rescan_and_store(s, store, tile, valid, op, mode.exclusive, items, thread_prefix, has_prefix, prefix);
 }
 
+/// In a resident launch (every tile on the GPU at once), after the grid barrier: the aggregates that
+/// tiles [0, tile) published in `sums`, combined in tile order (tile > 0). Thread t combines a run of
+/// ⌈tile / Threads⌉ of them, then the block scans the runs (BlockScan over `storage`, ending with a
+/// barrier); every thread gets the total. Used by scan_resident_kernel and the resident selection.
+template <int Threads, class BlockScan, class Acc, class Op>
+__device__ Acc earlier_tiles(typename BlockScan::storage& storage, const tile_status<Acc>& sums, std::int64_t tile,
+                             Op op) {
+  const int per = static_cast<int>((tile + Threads - 1) / Threads);
+  const std::int64_t first = static_cast<std::int64_t>(threadIdx.x) * per;
+  Acc part{};
+  for (int k = 0; k < per && first + k < tile; ++k) {
+    unsigned state;
+    Acc v;
+    sums.read(first + k, state, v);
+    part = k == 0 ? v : op(part, v);
+  }
+  Acc exclusive, inclusive, total;
+  BlockScan::scan(storage, part, op, static_cast<int>((tile + per - 1) / per), exclusive, inclusive, total);
+  return total;
+}
+
 /// The single pass when every tile is resident at once (a cooperative launch; run_scan checks the
 /// fit): each block scans its tile into registers and publishes the tile's aggregate; after a
 /// grid-wide barrier it combines the aggregates of the tiles before it, in order, into its prefix.
@@ -226,18 +247,8 @@ __global__ void __launch_bounds__(Policy::block_threads)
 
   bool has_prefix = mode.has_init;
   Acc prefix = mode.init;
-  if (tile > 0) {  // thread t combines the aggregates of a run of `per` tiles, then the block, in order
-    const int per = static_cast<int>((tile + threads - 1) / threads);
-    const std::int64_t first = static_cast<std::int64_t>(threadIdx.x) * per;
-    Acc part{};
-    for (int k = 0; k < per && first + k < tile; ++k) {
-      unsigned state;
-      Acc v;
-      sums.read(first + k, state, v);
-      part = k == 0 ? v : op(part, v);
-    }
-    Acc exclusive, inclusive, earlier;
-    scanner::block_scan::scan(s.scan, part, op, static_cast<int>((tile + per - 1) / per), exclusive, inclusive, earlier);
+  if (tile > 0) {
+    const Acc earlier = earlier_tiles<threads, typename scanner::block_scan>(s.scan, sums, tile, op);
     prefix = has_prefix ? op(prefix, earlier) : earlier;
     has_prefix = true;
   }
