@@ -3,7 +3,8 @@
 // keys, u32 pairs and argsort, on uniform, few-distinct (AND of 3 random words), sorted and
 // all-equal keys. Every output is compared word for word with CUB's.
 // Arguments: log2 n (28), which (1: every row; 2: the pairs/argsort tile sweep and the look-back
-// reading 2-8 predecessors at once; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
+// reading 2-8 predecessors at once; 3: u32 and f32 keys, uniform and few-distinct, reading 1 and 2 at
+// once, alternated twice; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
@@ -133,11 +134,11 @@ template <class K>
 void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
   bench<K> b(n);
   for (dist d : {dist::uniform, dist::few, dist::sorted, dist::equal}) {
-    if (!all_dists && d != dist::uniform && !(which == 2 && d == dist::few)) continue;
+    if (!all_dists && d != dist::uniform && !((which == 2 || which == 3) && d == dist::few)) continue;
     const auto h = make_keys<K>(n, d);
     CK(cudaMemcpy(b.in, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
     for (int mode : {0, 1, 2}) {
-      if ((sizeof(K) == 8 || which == -1) && mode != 0) continue;
+      if ((sizeof(K) == 8 || which == -1 || which == 3) && mode != 0) continue;
       if (which == -2 && mode != 1) continue;
       if (which == 2 && mode == 0 && d != dist::uniform) continue;  // pairs and argsort, uniform keys
       const float cub = b.cub_ms(mode != 0);
@@ -147,6 +148,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
       if (mode == 0) {
         ROW(256, 23, 4, ballots);
         if (which == 2) { ROW_LB(256, 23, 4, 2); ROW_LB(256, 23, 4, 4); }
+        else if (which == 3) { ROW_LB(256, 23, 4, 2); ROW(256, 23, 4, ballots); ROW_LB(256, 23, 4, 2); }
         else if (which > 0 && d == dist::uniform) {
           ROW(384, 19, 3, ballots);
           ROW(256, 21, 4, ballots);
@@ -176,6 +178,11 @@ int main(int argc, char** argv) {
   // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct), the look-back
   // reading 2-8 predecessors at once (pairs, u32 and u64 keys), f32 at the default tiles; -1 / -2: for
   // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
+  if (which == 3) {  // keys of 4 bytes: the look-back one word at a time and two at once, twice each
+    sweep<std::uint32_t>(n, "u32", false, which);
+    sweep<float>(n, "f32", false, which);
+    return 0;
+  }
   if (which == 2 || which < 0) {
     sweep<std::uint32_t>(n, "u32", false, which);
     if (which == 2) {

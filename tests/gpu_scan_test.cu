@@ -188,36 +188,6 @@ TEST_F(scan_api, segmented_recursive_is_refused) {
             cudaErrorNotSupported);
 }
 
-TEST_F(scan_api, one_launch_and_look_back_meet_at_the_resident_grid) {
-  // A single-pass scan whose tiles all fit on the GPU at once runs as one cooperative launch
-  // (scan_resident_kernel); one tile more takes the status reset and the look-back. Both sides of
-  // that edge, with the default options, against the CPU.
-  using policy = device::scan_policy<std::uint32_t>;
-  const auto kernel = device::scan_resident_kernel<policy, block_algorithm::warp_shuffle, std::uint32_t,
-                                                   device::pointer_loader<std::uint32_t, std::uint32_t>,
-                                                   device::pointer_storer<std::uint32_t>, sum>;
-  std::int64_t capacity = 0;
-  ASSERT_EQ(device::resident_capacity(kernel, policy::block_threads, capacity), cudaSuccess);
-  ASSERT_GT(capacity, 0) << "this GPU cannot launch cooperatively";
-  if (small_sizes_only()) GTEST_SKIP() << "too large for the sanitizer runs (scan_typed covers both paths there)";
-  for (const std::int64_t n : {capacity * policy::tile_items, capacity * policy::tile_items + 1}) {
-    SCOPED_TRACE("n=" + std::to_string(n) + ", resident capacity " + std::to_string(capacity) + " tiles");
-    std::vector<std::uint32_t> h(static_cast<std::size_t>(n)), want(h.size()), got(h.size());
-    std::mt19937_64 rng(n);
-    std::uint32_t run = 0;
-    for (std::size_t i = 0; i < h.size(); ++i) want[i] = run += (h[i] = static_cast<std::uint32_t>(rng()));
-    device_buffer<std::uint32_t> in(n), out(n);
-    in.copy_from_host(h.data(), n);
-    ASSERT_EQ(cudaMemset(out.data(), 0x5a, static_cast<std::size_t>(n) * 4), cudaSuccess);
-    std::size_t bytes = 0;
-    ASSERT_EQ((inclusive_scan<std::uint32_t, std::uint32_t>(nullptr, bytes, nullptr, nullptr, n, sum{})), cudaSuccess);
-    device_buffer<char> temp(bytes);
-    ASSERT_EQ(inclusive_scan(temp.data(), bytes, in.data(), out.data(), n, sum{}), cudaSuccess);
-    ASSERT_EQ(cudaMemcpy(got.data(), out.data(), static_cast<std::size_t>(n) * 4, cudaMemcpyDeviceToHost), cudaSuccess);
-    for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], want[i]) << i;
-  }
-}
-
 TEST_F(scan_api, works_on_a_stream_without_host_sync) {
   // Two scans chained on one stream: the second reads the first's output with no sync between.
   const std::int64_t n = 3 * 4096 + 17;

@@ -11,7 +11,6 @@
 #include <vector>
 #include "gpu_test.hpp"
 #include "parascan/buffer.hpp"
-#include "parascan/device/device_select.cuh"
 #include "parascan/select.hpp"
 #include "parascan/validation/compare.hpp"
 #include "parascan/validation/cub_select.hpp"
@@ -66,47 +65,6 @@ TYPED_TEST(select_typed, indices_flagged) { this->check(validation::select_mode:
 TYPED_TEST(select_typed, indices_if) { this->check(validation::select_mode::indices_if); }
 
 class select_api : public gpu_test {};
-
-TEST_F(select_api, one_launch_and_look_back_meet_at_the_resident_grid) {
-  // Selection's single pass is one cooperative launch while every tile fits on the GPU at once
-  // (select_tiles_kernel<..., true>); one tile more takes the status reset and the look-back. Both
-  // sides of that edge, with the default options, against the CPU.
-  using policy = device::select_policy<std::uint32_t>;
-  const auto kernel = device::select_tiles_kernel<policy, std::uint32_t, std::uint32_t, std::uint32_t,
-                                                  device::keep_by_flag<std::uint8_t>, true>;
-  std::int64_t capacity = 0;
-  ASSERT_EQ(device::resident_capacity(kernel, policy::block_threads, capacity), cudaSuccess);
-  ASSERT_GT(capacity, 0) << "this GPU cannot launch cooperatively";
-  if (small_sizes_only()) GTEST_SKIP() << "too large for the sanitizer runs (select_typed covers both paths there)";
-  for (const std::int64_t n : {capacity * policy::tile_items, capacity * policy::tile_items + 1}) {
-    SCOPED_TRACE("n=" + std::to_string(n) + ", resident capacity " + std::to_string(capacity) + " tiles");
-    std::vector<std::uint32_t> values(static_cast<std::size_t>(n)), want;
-    std::vector<std::uint8_t> flags(values.size());
-    std::mt19937_64 rng(n);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      const std::uint64_t r = rng();
-      values[i] = static_cast<std::uint32_t>(r);
-      flags[i] = static_cast<std::uint8_t>((r >> 32) % 3);  // 0 drops, 1 and 2 keep
-      if (flags[i] != 0) want.push_back(values[i]);
-    }
-    device_buffer<std::uint32_t> d_in(n), d_out(n);
-    device_buffer<std::uint8_t> d_flags(n);
-    device_buffer<std::int64_t> d_count(1);
-    d_in.copy_from_host(values.data(), n);
-    d_flags.copy_from_host(flags.data(), n);
-    d_out.poison();
-    d_count.poison();
-    validation::run_two_phase([&](void* t, std::size_t& b) {
-      return select_flagged(t, b, d_in.data(), d_flags.data(), d_out.data(), d_count.data(), n);
-    }, 0);
-    std::int64_t kept = 0;
-    d_count.copy_to_host(&kept, 1);
-    ASSERT_EQ(kept, static_cast<std::int64_t>(want.size()));
-    std::vector<std::uint32_t> got(static_cast<std::size_t>(kept));
-    d_out.copy_to_host(got.data(), kept);
-    EXPECT_EQ(got, want);
-  }
-}
 
 TEST_F(select_api, indices_and_wide_flags) {
   const std::int64_t n = 100003;

@@ -25,12 +25,15 @@ namespace parascan::device::onesweep {
 /// 82 KB of shared memory; at 2^28 on the H100 pairs 0.983× CUB against 0.957× with CUB's SM90 tile
 /// 384 × 23, argsort 1.022 against 0.991×, entry 25);
 /// pairs with an 8-byte key or value 384 × 14 at 2 (not swept). Values wait in a stage of their own
-/// (dynamic shared memory, pass.cuh).
+/// (dynamic shared memory, pass.cuh). Keys of ≤ 4 bytes read two predecessors' status words at once
+/// in the look-back (u32 keys at 2^28 1.177× CUB against 1.129× one at a time; pairs and 8-byte keys
+/// lost with it, entry 27).
 template <class U, class V>
 struct default_policy {
   static constexpr bool pairs = !std::is_same_v<V, no_values>;
   static constexpr std::size_t widest = pairs && sizeof(V) > sizeof(U) ? sizeof(V) : sizeof(U);
-  using type = std::conditional_t<!pairs, std::conditional_t<(sizeof(U) <= 4), policy<256, 23, 4>, policy<384, 12, 3>>,
+  using narrow_keys = policy<256, 23, 4, warp::match_method::ballots, 2>;
+  using type = std::conditional_t<!pairs, std::conditional_t<(sizeof(U) <= 4), narrow_keys, policy<384, 12, 3>>,
                                   std::conditional_t<(widest <= 4), policy<384, 26, 2>, policy<384, 14, 2>>>;
 };
 template <class U, class V>
