@@ -4,7 +4,8 @@
 // all-equal keys. Every output is compared word for word with CUB's.
 // Arguments: log2 n (28), which (1: every row; 2: the pairs/argsort tile sweep and the look-back
 // reading 2-8 predecessors at once; 3: u32 and f32 keys, uniform and few-distinct, reading 1 and 2 at
-// once, alternated twice; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
+// once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
+// entry (its temporary buffers carved from one allocation), alternated twice; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
@@ -15,6 +16,8 @@
 #include <string>
 #include <vector>
 #include "parascan/device/device_onesweep.cuh"
+#include "parascan/device/device_radix_sort.cuh"
+#include "parascan/device/device_select.cuh"  // the library entry's split1 path needs partition_flagged
 #include "experiment_timing.cuh"
 
 using namespace parascan;
@@ -123,6 +126,30 @@ struct bench {
       std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
     }
   }
+  // The same sort through the library's entry (radix_sort_bits[_pairs]: default policy, double
+  // buffers carved from its one temporary allocation, as `bench` and users call it).
+  void library_row(int mode, float cub) {
+    using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
+    CK(cudaMemset(out, 0xa5, n * sizeof(K)));
+    CK(cudaMemset(vout, 0xa5, n * 4));
+    const U* kin = reinterpret_cast<const U*>(in);
+    U* kout = reinterpret_cast<U*>(out);
+    std::size_t bytes = 0;
+    const auto call = [&](void* t) {
+      if (mode == 0) return radix_sort_bits<U>(t, bytes, kin, kout, n, kind_of_key<K>(), sort_options{}, 0);
+      return radix_sort_bits_pairs<U, std::uint32_t>(t, bytes, kin, kout, mode == 1 ? vin : nullptr, vout, n,
+                                                     kind_of_key<K>(), sort_options{}, 0);
+    };
+    CK(call(nullptr));
+    void* t = nullptr;
+    CK(cudaMalloc(&t, bytes));
+    CK(call(t));
+    CK(cudaDeviceSynchronize());
+    const long long bad = mismatches(out, ref, n * sizeof(K)) + (mode ? mismatches(vout, vref, n * 4) : 0);
+    const float ms = median_ms({10, 2, 50}, [&] { CK(call(t)); });
+    CK(cudaFree(t));
+    std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", "library entry", ms, cub / ms, bad ? "WRONG" : "ok");
+  }
 };
 
 #define ROW(T, I, B, M) b.template row<policy<T, I, B, M>>(#T " x " #I " b" #B " " #M, mode, cub)
@@ -139,6 +166,16 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
     CK(cudaMemcpy(b.in, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
     for (int mode : {0, 1, 2}) {
       if ((sizeof(K) == 8 || which == -1 || which == 3) && mode != 0) continue;
+      if constexpr (sizeof(K) == 4) if (which == 4) {  // the default kernel through run() and the library's entry, twice
+        const float cub = b.cub_ms(mode != 0);
+        std::printf("%s n=%lld %s %s: CUB %.4f ms\n", kname, (long long)n, dist_name[(int)d],
+                    mode == 0 ? "keys" : mode == 1 ? "pairs" : "argsort", cub);
+        for (int twice = 0; twice < 2; ++twice) {
+          if (mode == 0) ROW_LB(256, 23, 4, 2); else ROW(384, 26, 2, ballots);
+          b.library_row(mode, cub);
+        }
+        continue;
+      }
       if (which == -2 && mode != 1) continue;
       if (which == 2 && mode == 0 && d != dist::uniform) continue;  // pairs and argsort, uniform keys
       const float cub = b.cub_ms(mode != 0);
@@ -178,6 +215,10 @@ int main(int argc, char** argv) {
   // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct), the look-back
   // reading 2-8 predecessors at once (pairs, u32 and u64 keys), f32 at the default tiles; -1 / -2: for
   // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
+  if (which == 4) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)
+    sweep<std::uint32_t>(n, "u32", false, which);
+    return 0;
+  }
   if (which == 3) {  // keys of 4 bytes: the look-back one word at a time and two at once, twice each
     sweep<std::uint32_t>(n, "u32", false, which);
     sweep<float>(n, "f32", false, which);
