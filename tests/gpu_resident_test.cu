@@ -33,9 +33,7 @@ using parascan::test::small_sizes_only;
 class resident_edge : public gpu_test {};
 
 TEST_F(resident_edge, scan_in_one_launch_and_with_the_look_back) {
-  // A single-pass scan whose tiles all fit on the GPU at once runs as one cooperative launch
-  // (scan_resident_kernel); one tile more takes the status reset and the look-back. Both sides of
-  // that edge, with the default options, against the CPU.
+  // The one launch is scan_resident_kernel; the edge is its resident capacity in tiles.
   using policy = device::scan_policy<std::uint32_t>;
   const auto kernel = device::scan_resident_kernel<policy, block_algorithm::warp_shuffle, std::uint32_t,
                                                    device::pointer_loader<std::uint32_t, std::uint32_t>,
@@ -63,9 +61,7 @@ TEST_F(resident_edge, scan_in_one_launch_and_with_the_look_back) {
 }
 
 TEST_F(resident_edge, select_in_one_launch_and_with_the_look_back) {
-  // Selection's single pass is one cooperative launch while every tile fits on the GPU at once
-  // (select_tiles_kernel<..., true>); one tile more takes the status reset and the look-back. Both
-  // sides of that edge, with the default options, against the CPU.
+  // The one launch is select_tiles_kernel<..., true>; the edge is its resident capacity in tiles.
   using policy = device::select_policy<std::uint32_t>;
   const auto kernel = device::select_tiles_kernel<policy, std::uint32_t, std::uint32_t, std::uint32_t,
                                                   device::keep_by_flag<std::uint8_t>, true>;
