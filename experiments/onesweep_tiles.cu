@@ -5,7 +5,8 @@
 // Arguments: log2 n (28), which (1: every row; 2: the pairs/argsort tile sweep and the look-back
 // reading 2-8 predecessors at once; 3: u32 and f32 keys, uniform and few-distinct, reading 1 and 2 at
 // once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
-// entry (its temporary buffers carved from one allocation), alternated twice; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
+// entry (its temporary buffers carved from one allocation), alternated twice, then pairs with random
+// values; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
@@ -81,9 +82,14 @@ struct bench {
     CK(cudaMalloc(&in, n * sizeof(K))); CK(cudaMalloc(&out, n * sizeof(K))); CK(cudaMalloc(&ref, n * sizeof(K)));
     CK(cudaMalloc(&ktemp, n * sizeof(K)));
     CK(cudaMalloc(&vin, n * 4)); CK(cudaMalloc(&vout, n * 4)); CK(cudaMalloc(&vref, n * 4)); CK(cudaMalloc(&vtemp, n * 4));
-    std::vector<std::uint32_t> iota(n);
-    for (std::int64_t i = 0; i < n; ++i) iota[i] = static_cast<std::uint32_t>(i);
-    CK(cudaMemcpy(vin, iota.data(), n * 4, cudaMemcpyHostToDevice));
+    fill_values(false);
+  }
+  // The pairs' values: their indices (CUB's argsort reference relies on it), or random words (as `bench`).
+  void fill_values(bool random) {
+    std::vector<std::uint32_t> v(n);
+    std::mt19937 rng(7);
+    for (std::int64_t i = 0; i < n; ++i) v[i] = random ? static_cast<std::uint32_t>(rng()) : static_cast<std::uint32_t>(i);
+    CK(cudaMemcpy(vin, v.data(), n * 4, cudaMemcpyHostToDevice));
   }
   float cub_ms(bool pairs) {
     std::size_t b = 0;
@@ -173,6 +179,14 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
         for (int twice = 0; twice < 2; ++twice) {
           if (mode == 0) ROW_LB(256, 23, 4, 2); else ROW(384, 26, 2, ballots);
           b.library_row(mode, cub);
+        }
+        if (mode == 1) {  // the same with random values, as `bench` sorts them
+          b.fill_values(true);
+          const float cub_random = b.cub_ms(true);
+          std::printf("%s n=%lld %s pairs, random values: CUB %.4f ms\n", kname, (long long)n, dist_name[(int)d], cub_random);
+          b.template row<policy<384, 26, 2, ballots>>("384 x 26 b2 ballots", 1, cub_random);
+          b.library_row(1, cub_random);
+          b.fill_values(false);
         }
         continue;
       }
