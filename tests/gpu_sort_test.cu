@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <type_traits>
 #include <vector>
 #include "gpu_test.hpp"
 #include "parascan/buffer.hpp"
@@ -201,13 +202,15 @@ TEST_F(sort_test, special_floats_and_integer_limits) {
   check_sort(i64, 0, -1, false, true, "i64 limits");
 }
 
-/// Argsort (values_in == nullptr) with every algorithm against the CPU's stable order.
-template <class Key>
+/// Argsort (values_in == nullptr) with every algorithm against the CPU's stable order, into 4-byte
+/// positions and into 8-byte ones (Onesweep sorts those as 4-byte and widens them).
+template <class Key, class Position = std::uint32_t>
 void check_argsort(const std::vector<Key>& keys, bool descending, const char* what) {
+  if constexpr (std::is_same_v<Position, std::uint32_t>) check_argsort<Key, std::int64_t>(keys, descending, what);
   const std::int64_t n = static_cast<std::int64_t>(keys.size());
   const auto order = validation::cpu_sort_order(keys, 0, 8 * sizeof(Key), descending);
   device_buffer<Key> d_in(n), d_out(n);
-  device_buffer<std::uint32_t> d_perm(n);
+  device_buffer<Position> d_perm(n);
   d_in.copy_from_host(keys.data(), n);
   for (sort_algorithm alg : all_algorithms) {
     sort_options o;
@@ -216,20 +219,20 @@ void check_argsort(const std::vector<Key>& keys, bool descending, const char* wh
     o.debug_synchronous = true;
     d_perm.poison();
     std::size_t bytes = 0;
-    PARASCAN_CUDA_CHECK((radix_sort_pairs<Key, std::uint32_t>)(nullptr, bytes, d_in.data(), d_out.data(), nullptr, d_perm.data(), n, o));
+    PARASCAN_CUDA_CHECK((radix_sort_pairs<Key, Position>)(nullptr, bytes, d_in.data(), d_out.data(), nullptr, d_perm.data(), n, o));
     device_buffer<char> temp(bytes);
     temp.poison();
-    PARASCAN_CUDA_CHECK((radix_sort_pairs<Key, std::uint32_t>)(temp.data(), bytes, d_in.data(), d_out.data(), nullptr, d_perm.data(), n, o));
-    std::vector<std::uint32_t> perm(keys.size());
+    PARASCAN_CUDA_CHECK((radix_sort_pairs<Key, Position>)(temp.data(), bytes, d_in.data(), d_out.data(), nullptr, d_perm.data(), n, o));
+    std::vector<Position> perm(keys.size());
     d_perm.copy_to_host(perm.data(), n);
     std::int64_t bad = 0, first = -1;
     for (std::int64_t i = 0; i < n; ++i)
-      if (perm[static_cast<std::size_t>(i)] != order[static_cast<std::size_t>(i)]) {
+      if (static_cast<std::int64_t>(perm[static_cast<std::size_t>(i)]) != static_cast<std::int64_t>(order[static_cast<std::size_t>(i)])) {
         if (first < 0) first = i;
         ++bad;
       }
-    EXPECT_EQ(bad, 0) << what << " " << to_string(alg) << (descending ? " desc" : " asc") << " n=" << n
-                      << ": argsort differs from the CPU's stable order, first at " << first;
+    EXPECT_EQ(bad, 0) << what << " " << to_string(alg) << (descending ? " desc" : " asc") << " n=" << n << ", "
+                      << sizeof(Position) << "-byte positions: argsort differs from the CPU's stable order, first at " << first;
   }
 }
 

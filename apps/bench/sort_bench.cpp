@@ -45,13 +45,17 @@ std::int64_t differences(const void* a, const void* b, std::size_t bytes) {
 
 enum class mode { keys, pairs, argsort };
 
-/// One case: Value is the value type of pairs and argsort (argsort: std::uint32_t indices).
+/// One case: Value is the value type of pairs and argsort (argsort: std::uint32_t indices, or
+/// std::uint64_t positions, labelled argsort-u64, as torch and Python users get them).
 template <class Key, class Value, mode Mode>
 void run_case(std::int64_t n, sort_input dist, const sort_bench_options& o, const std::function<void(const row&)>& add) {
   constexpr bool has_values = Mode != mode::keys;
   const std::size_t kb = static_cast<std::size_t>(n) * sizeof(Key), vb = has_values ? static_cast<std::size_t>(n) * sizeof(Value) : 0;
-  std::string label = std::string(Mode == mode::keys ? "keys" : Mode == mode::argsort ? "argsort" : "pairs-") +
-                      (Mode == mode::pairs ? name_of<Value>() : "") + "/" + name_of(dist);
+  std::string label = Mode == mode::keys    ? std::string("keys")
+                      : Mode == mode::pairs ? std::string("pairs-") + name_of<Value>()
+                      : sizeof(Value) == 8  ? std::string("argsort-") + name_of<Value>()
+                                            : std::string("argsort");
+  label += std::string("/") + name_of(dist);
   if (!o.filter.empty() && (std::string(name_of<Key>()) + " " + label).find(o.filter) == std::string::npos) return;
   std::size_t free_bytes = 0, total = 0;
   PARASCAN_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
@@ -134,6 +138,7 @@ void bench_sort(std::int64_t n, const sort_bench_options& o, const std::function
   run_case<std::uint64_t, std::uint64_t, mode::pairs>(n, sort_input::uniform, o, add);
   for (sort_input d : {sort_input::uniform, sort_input::few_distinct}) {
     run_case<std::uint32_t, std::uint32_t, mode::argsort>(n, d, o, add);
+    run_case<std::uint32_t, std::uint64_t, mode::argsort>(n, d, o, add);
     run_case<float, std::uint32_t, mode::argsort>(n, d, o, add);
     run_case<std::uint64_t, std::uint32_t, mode::argsort>(n, d, o, add);
   }

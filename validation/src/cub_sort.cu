@@ -46,19 +46,23 @@ __global__ void fill_keys_kernel(Key* d, std::int64_t n, sort_input dist, std::u
     d[i] = k;
   }
 }
-__global__ void fill_indices_kernel(std::uint32_t* d, std::int64_t n) {
+template <class I>
+__global__ void fill_indices_kernel(I* d, std::int64_t n) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    d[i] = static_cast<std::uint32_t>(i);
+    d[i] = static_cast<I>(i);
 }
-}  // namespace
-
-cudaError_t fill_indices(std::uint32_t* d, std::int64_t n, cudaStream_t stream) {
+template <class I>
+cudaError_t fill_indices_of(I* d, std::int64_t n, cudaStream_t stream) {
   if (n <= 0) return cudaSuccess;
   const std::int64_t blocks = (n + 255) / 256;
   fill_indices_kernel<<<static_cast<unsigned>(blocks < 4096 ? blocks : 4096), 256, 0, stream>>>(d, n);
   return cudaPeekAtLastError();
 }
+}  // namespace
+
+cudaError_t fill_indices(std::uint32_t* d, std::int64_t n, cudaStream_t stream) { return fill_indices_of(d, n, stream); }
+cudaError_t fill_indices(std::uint64_t* d, std::int64_t n, cudaStream_t stream) { return fill_indices_of(d, n, stream); }
 
 template <class Key>
 cudaError_t fill_sort_keys(Key* d, std::int64_t n, sort_input dist, std::uint64_t seed, cudaStream_t stream) {

@@ -2,7 +2,8 @@
 //
 //   radix_sort_keys    keys_out = keys_in sorted
 //   radix_sort_pairs   the same, values_out[i] = the value that came with keys_out[i]; values_in ==
-//                      nullptr sorts the indices 0..n−1 along (argsort: values_out is the permutation)
+//                      nullptr sorts the indices 0..n−1 along (argsort: values_out is the permutation;
+//                      8-byte positions of fewer than 2^32 keys are sorted as 4-byte ones and widened)
 //
 // Key order is CUB's: unsigned keys by value; signed keys in two's-complement order; floats in IEEE
 // order with −0.0 and +0.0 equal, NaNs by bit pattern (−NaN before −inf, +NaN after +inf). Only the

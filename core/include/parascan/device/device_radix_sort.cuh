@@ -104,6 +104,14 @@ __global__ void bit_flags_kernel(const U* keys, std::int64_t n, int bit, key_kin
     flags[i] = ((ordered_bits(keys[i], kind, descending) >> bit) & 1u) == 0;
 }
 
+/// out[i] = in[i], 4-byte positions widened to the caller's 8-byte ones.
+template <class V>
+__global__ void widen_kernel(const std::uint32_t* in, V* out, std::int64_t n) {
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    out[i] = static_cast<V>(in[i]);
+}
+
 template <class V>
 __global__ void iota_kernel(V* out, std::int64_t n) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -278,6 +286,31 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
   return cudaSuccess;
 }
 
+/// Argsort into 8-byte positions of fewer than 2^32 keys: the sort carries 4-byte indices (a pass
+/// moves 8 bytes per key instead of 12, with the faster pairs tile), then one pass widens them into
+/// the caller's buffer. Temporary storage: the 4-byte positions, then the 4-byte sort's own.
+template <class U, class V>
+cudaError_t argsort_through_4_bytes(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out,
+                                    V* positions, std::int64_t n, key_kind kind, sort_options o, cudaStream_t stream) {
+  static_assert(sizeof(V) == 8);
+  const std::size_t narrow_bytes = align_up(static_cast<std::size_t>(n) * sizeof(std::uint32_t));
+  std::size_t sort_bytes = 0;
+  cudaError_t e = sort<U, std::uint32_t>(nullptr, sort_bytes, keys_in, keys_out, nullptr, nullptr, n, kind, o, stream);
+  if (e != cudaSuccess) return e;
+  if (d_temp == nullptr) {
+    temp_bytes = narrow_bytes + sort_bytes;
+    return cudaSuccess;
+  }
+  if (temp_bytes < narrow_bytes + sort_bytes) return cudaErrorInvalidValue;
+  if (n == 0) return cudaSuccess;
+  auto* narrow = static_cast<std::uint32_t*>(d_temp);
+  if ((e = sort<U, std::uint32_t>(static_cast<char*>(d_temp) + narrow_bytes, sort_bytes, keys_in, keys_out, nullptr,
+                                  narrow, n, kind, o, stream)) != cudaSuccess)
+    return e;
+  widen_kernel<<<grid_for(n), threads, 0, stream>>>(narrow, positions, n);
+  return check_launch(stream, o.debug_synchronous);
+}
+
 }  // namespace parascan::device::sort_detail
 
 namespace parascan {
@@ -296,6 +329,11 @@ cudaError_t radix_sort_bits_pairs(void* d_temp, std::size_t& temp_bytes, const B
                                   sort_options options, cudaStream_t stream) {
   if (d_values_in == nullptr && sizeof(Value) < 8 && n > static_cast<std::int64_t>(UINT32_MAX)) return cudaErrorInvalidValue;
   if (d_values_in == nullptr && sizeof(Value) < 4) return cudaErrorInvalidValue;
+  if constexpr (sizeof(Value) == 8) {
+    if (d_values_in == nullptr && n <= static_cast<std::int64_t>(UINT32_MAX) && options.algorithm == sort_algorithm::onesweep)
+      return device::sort_detail::argsort_through_4_bytes<Bits, Value>(d_temp, temp_bytes, d_keys_in, d_keys_out,
+                                                                      d_values_out, n, kind, options, stream);
+  }
   return device::sort_detail::sort<Bits, Value>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
                                                 kind, options, stream);
 }

@@ -30,6 +30,7 @@ template <class Key>
 cudaError_t fill_sort_keys(Key* d, std::int64_t n, sort_input dist, std::uint64_t seed, cudaStream_t stream = 0);
 /// d[i] = i (the values CUB's SortPairs sorts along for an argsort).
 cudaError_t fill_indices(std::uint32_t* d, std::int64_t n, cudaStream_t stream = 0);
+cudaError_t fill_indices(std::uint64_t* d, std::int64_t n, cudaStream_t stream = 0);
 
 /// The key as an unsigned whose order is CUB's key order (complemented for descending): two's
 /// complement shifted by the sign bit, floats by sign and magnitude with −0.0 taken as +0.0.
