@@ -6,8 +6,7 @@
 // reading 2-8 predecessors at once; 3: u32 and f32 keys, uniform and few-distinct, reading 1 and 2 at
 // once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
 // entry (its temporary buffers carved from one allocation), alternated twice, then pairs with random
-// values; 5: u32 and f32 pairs and argsort, plain passes against packed 8-byte items (packed_pairs)
-// at several tiles, alternated twice; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
+// values; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
@@ -133,31 +132,6 @@ struct bench {
       std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
     }
   }
-  // Pairs carried as packed 8-byte items between the first and the last pass (pass.cuh packed_pairs):
-  // mode 1 pairs, 2 argsort; u32 keys and values only.
-  template <class Policy>
-  void packed_row(const char* name, int mode, float cub) {
-    static_assert(sizeof(K) == 4);
-    CK(cudaMemset(out, 0xa5, n * sizeof(K)));
-    CK(cudaMemset(vout, 0xa5, n * 4));
-    std::uint64_t *p0 = nullptr, *p1 = nullptr;
-    CK(cudaMalloc(&p0, n * 8));
-    CK(cudaMalloc(&p1, n * 8));
-    const pass_set ps{0, 32, 4, kind_of_key<K>(), false};
-    const std::size_t need = temp_bytes<Policy, std::uint32_t>(n, ps.passes);
-    if (need > cap) { if (temp) CK(cudaFree(temp)); CK(cudaMalloc(&temp, need)); cap = need; }
-    const buffers<std::uint64_t, no_values> io{nullptr, p0, p1, nullptr, nullptr, nullptr};
-    const packed_pairs pk{reinterpret_cast<const std::uint32_t*>(in), mode == 1 ? vin : nullptr,
-                          reinterpret_cast<std::uint32_t*>(out), vout};
-    auto f = [&] { CK((run<Policy, std::uint32_t>(temp, io, n, ps, 0, false, pk))); };
-    f();
-    CK(cudaDeviceSynchronize());
-    const long long bad = mismatches(out, ref, n * sizeof(K)) + mismatches(vout, vref, n * 4);
-    const float ms = median_ms({10, 2, 50}, f);
-    CK(cudaFree(p0));
-    CK(cudaFree(p1));
-    std::printf("  packed %-15s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
-  }
   // The same sort through the library's entry (radix_sort_bits[_pairs]: default policy, double
   // buffers carved from its one temporary allocation, as `bench` and users call it).
   void library_row(int mode, float cub) {
@@ -193,7 +167,7 @@ template <class K>
 void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
   bench<K> b(n);
   for (dist d : {dist::uniform, dist::few, dist::sorted, dist::equal}) {
-    if (!all_dists && d != dist::uniform && !((which == 2 || which == 3 || which == 5) && d == dist::few)) continue;
+    if (!all_dists && d != dist::uniform && !((which == 2 || which == 3) && d == dist::few)) continue;
     const auto h = make_keys<K>(n, d);
     CK(cudaMemcpy(b.in, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
     for (int mode : {0, 1, 2}) {
@@ -213,22 +187,6 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
           b.template row<policy<384, 26, 2, ballots>>("384 x 26 b2 ballots", 1, cub_random);
           b.library_row(1, cub_random);
           b.fill_values(false);
-        }
-        continue;
-      }
-      if constexpr (sizeof(K) == 4) if (which == 5) {  // pairs and argsort: plain against packed, twice
-        if (mode == 0) continue;
-        const float cub = b.cub_ms(true);
-        std::printf("%s n=%lld %s %s: CUB %.4f ms\n", kname, (long long)n, dist_name[(int)d], mode == 1 ? "pairs" : "argsort", cub);
-        for (int twice = 0; twice < 2; ++twice) {
-          ROW(384, 26, 2, ballots);
-          b.template packed_row<policy<384, 12, 3>>("384 x 12 b3", mode, cub);
-          if (d == dist::uniform) {
-            b.template packed_row<policy<384, 14, 2>>("384 x 14 b2", mode, cub);
-            b.template packed_row<policy<256, 12, 4>>("256 x 12 b4", mode, cub);
-            b.template packed_row<policy<512, 11, 2>>("512 x 11 b2", mode, cub);
-            b.template packed_row<policy<384, 12, 3, ballots, 2>>("384 x 12 b3 lb2", mode, cub);
-          }
         }
         continue;
       }
@@ -271,11 +229,6 @@ int main(int argc, char** argv) {
   // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct), the look-back
   // reading 2-8 predecessors at once (pairs, u32 and u64 keys), f32 at the default tiles; -1 / -2: for
   // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
-  if (which == 5) {  // u32 pairs and argsort, uniform and few-distinct: plain passes against packed items
-    sweep<std::uint32_t>(n, "u32", false, which);
-    sweep<float>(n, "f32", false, which);
-    return 0;
-  }
   if (which == 4) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)
     sweep<std::uint32_t>(n, "u32", false, which);
     return 0;

@@ -74,12 +74,9 @@ inline std::size_t temp_bytes(std::int64_t n, int passes) {
 }
 
 /// The passes of a sort; `temp` holds temp_bytes<Policy, Offset>(n, ps.passes), ps.passes ≥ 1.
-/// With packed_pairs, the caller's 4-byte keys and values are in `packed` and the items move between
-/// the two 8-byte buffers io.keys_out and io.keys_temp (U = std::uint64_t, V = no_values).
-template <class Policy, class Offset, class U, class V, class Packed = not_packed>
+template <class Policy, class Offset, class U, class V>
 cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_set& ps, cudaStream_t stream,
-                bool sync, Packed packed = {}) {
-  constexpr bool is_packed = std::is_same_v<Packed, packed_pairs>;
+                bool sync) {
   const temp_layout<Policy, Offset> layout(n, ps.passes);
   char* t = static_cast<char*>(temp);
   Offset* bins = reinterpret_cast<Offset*>(t + layout.bins);
@@ -97,10 +94,7 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
   if (layout.prezeroed && (e = dependent_launch_available(overlap)) != cudaSuccess) return e;
   const std::int64_t hist_tiles = (n + hist_tile - 1) / hist_tile;
   const unsigned hist_blocks = static_cast<unsigned>(hist_tiles < hist_max_blocks ? hist_tiles : hist_max_blocks);
-  if constexpr (is_packed)
-    histogram_kernel<std::uint32_t, Offset><<<hist_blocks, hist_threads, 0, stream>>>(packed.keys_in, n, ps, bins, plan, hist_done);
-  else
-    histogram_kernel<U, Offset><<<hist_blocks, hist_threads, 0, stream>>>(io.keys_in, n, ps, bins, plan, hist_done);
+  histogram_kernel<U, Offset><<<hist_blocks, hist_threads, 0, stream>>>(io.keys_in, n, ps, bins, plan, hist_done);
   if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   std::int64_t launch_index = 0;
   for (int p = 0; p < ps.passes; ++p) {
@@ -121,15 +115,14 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
       const auto launch = [&](auto float_keys) {
         constexpr bool is_float = decltype(float_keys)::value;
         constexpr std::size_t smem = pass_dynamic_smem<Policy, V>();
-        using digit_t = std::conditional_t<is_packed, packed_digit<is_float>, pass_digit<U, is_float>>;
-        const auto kernel = pass_kernel<Policy, U, V, Offset, digit_t, Packed>;
+        const auto kernel = pass_kernel<Policy, U, V, Offset, is_float>;
         if constexpr (smem > 0) {  // the values' own stage: static + dynamic may pass the 48 KB default
           const cudaError_t a = allow_dynamic_smem(kernel, static_cast<int>(smem));
           if (a != cudaSuccess) return a;
         }
         return launch_after_previous(overlap, kernel, static_cast<unsigned>(blocks),
-                                     Policy::threads, smem, stream, io, packed, static_cast<const pass_plan*>(plan), p,
-                                     begin, count, digit_t(ps.place(p)), bins_in, bins_out, launch_status,
+                                     Policy::threads, smem, stream, io, static_cast<const pass_plan*>(plan), p, begin, count,
+                                     pass_digit<U, is_float>(ps.place(p)), bins_in, bins_out, launch_status,
                                      counters + p * layout.portions + q);
       };
       if constexpr (sizeof(U) >= 4) {  // floats are 4 or 8 bytes
@@ -141,15 +134,8 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
     }
   }
   const std::int64_t copy_blocks = (n + 255) / 256;
-  const unsigned copy_grid = static_cast<unsigned>(copy_blocks < 1024 ? copy_blocks : 1024);
-  if constexpr (is_packed) {
-    const buffers<std::uint32_t, std::uint32_t> split{packed.keys_in, packed.keys_out, nullptr, packed.values_in, packed.values_out, nullptr};
-    e = launch_after_previous(overlap, copy_when_no_pass_kernel<std::uint32_t, std::uint32_t>, copy_grid, 256, 0, stream,
-                              split, static_cast<const pass_plan*>(plan), n);
-  } else {
-    e = launch_after_previous(overlap, copy_when_no_pass_kernel<U, V>, copy_grid, 256, 0, stream, io,
-                              static_cast<const pass_plan*>(plan), n);
-  }
+  e = launch_after_previous(overlap, copy_when_no_pass_kernel<U, V>, static_cast<unsigned>(copy_blocks < 1024 ? copy_blocks : 1024),
+                            256, 0, stream, io, static_cast<const pass_plan*>(plan), n);
   if (e != cudaSuccess) return e;
   return check_launch(stream, sync);
 }

@@ -88,39 +88,6 @@ struct pass_digit {
   }
 };
 
-/// Pairs of a 4-byte key and a 4-byte value carried as one 8-byte item, (encoded key << 32) | value,
-/// between the first and the last pass that run: a middle pass then moves one stream of 8-byte items,
-/// as an 8-byte-key pass does, instead of two streams of 4-byte ones. The first pass reads the
-/// caller's keys and values (values_in null: argsort, the value is the key's index), the last writes
-/// them apart; the others read and write the packed buffers (buffers::keys_out / keys_temp).
-struct packed_pairs {
-  const std::uint32_t* keys_in;
-  const std::uint32_t* values_in;
-  std::uint32_t* keys_out;
-  std::uint32_t* values_out;
-};
-/// The plain passes' stand-in for packed_pairs.
-struct not_packed {};
-
-/// A pass's digit of a packed item: the key's digit, from the high word.
-template <bool FloatKeys>
-struct packed_digit {
-  key_codec<std::uint64_t> codec;  // the packed items as they are (unsigned, ascending: no change)
-  key_codec<std::uint32_t> key;    // the caller's keys to and from their order-preserving bits
-  int shift;
-  unsigned mask;
-  __host__ __device__ packed_digit(const digit_place& p)
-      : codec(key_kind::unsigned_int, false), key(p.kind, p.descending), shift(p.shift), mask((1u << p.bits) - 1u) {}
-  __device__ __forceinline__ unsigned operator()(std::uint64_t b) const {
-    auto k = static_cast<std::uint32_t>(b >> 32);
-    if constexpr (FloatKeys) k = key.ordered(k);
-    return (k >> shift) & mask;
-  }
-  __device__ __forceinline__ std::uint64_t pack(std::uint32_t k, std::uint32_t v) const {
-    return (static_cast<std::uint64_t>(key.encode(k)) << 32) | v;
-  }
-};
-
 /// One digit's chain of tile counts for look_back_walk (one thread, counts summed as taken).
 struct digit_chain {
   const unsigned* words;  // the digit's word of tile 0; tile t's is t · digits further
@@ -153,14 +120,11 @@ struct digit_chain {
 /// d of this portion starts in the output; the portion's last tile writes bins_out[d] (the next
 /// portion's bins_in) unless bins_out is null. `status` holds 256 zeroed words per tile,
 /// `tile_counter` a zeroed word.
-template <class Policy, class U, class V, class Offset, class Digit, class Packed = not_packed>
+template <class Policy, class U, class V, class Offset, bool FloatKeys>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
-    pass_kernel(buffers<U, V> io, Packed packed, const pass_plan* plan, int pass, std::int64_t portion_begin,
-                std::int64_t portion_n, Digit digit, const Offset* bins_in, Offset* bins_out, unsigned* status,
-                unsigned* tile_counter) {
+    pass_kernel(buffers<U, V> io, const pass_plan* plan, int pass, std::int64_t portion_begin, std::int64_t portion_n,
+                pass_digit<U, FloatKeys> digit, const Offset* bins_in, Offset* bins_out, unsigned* status, unsigned* tile_counter) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
-  constexpr bool is_packed = std::is_same_v<Packed, packed_pairs>;
-  static_assert(!is_packed || (sizeof(U) == 8 && !has_values));
   constexpr int threads = Policy::threads, items = Policy::items, n_warps = threads / 32;
   constexpr int tile_items = Policy::tile_items;
   union storage {
@@ -192,23 +156,12 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const auto writes_out = [&](int i) { return ((plan->performed - 1 - i) & 1) == 0; };
   const U* keys_src = order == 0 ? io.keys_in : writes_out(order - 1) ? io.keys_out : io.keys_temp;
   U* keys_dst = writes_out(order) ? io.keys_out : io.keys_temp;
-  [[maybe_unused]] const bool last = order == plan->performed - 1;
-  if constexpr (is_packed) {  // packed items alternate between the two packed buffers
-    keys_src = (order - 1) % 2 == 0 ? io.keys_out : io.keys_temp;
-    keys_dst = order % 2 == 0 ? io.keys_out : io.keys_temp;
-  }
   const V* values_src = order == 0 ? io.values_in : writes_out(order - 1) ? io.values_out : io.values_temp;
   V* values_dst = writes_out(order) ? io.values_out : io.values_temp;
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, d = threadIdx.x;
   const bool owns_digit = d < digits;
   const key_codec<U>& codec = digit.codec;
-  const auto load = [&](std::int64_t i) -> U {
-    if constexpr (is_packed) {
-      if (order == 0) return digit.pack(packed.keys_in[i], packed.values_in ? packed.values_in[i] : static_cast<std::uint32_t>(i));
-    }
-    return codec.encode(keys_src[i]);
-  };
 
   // 1. Tile, cleared histograms, keys.
 #pragma unroll
@@ -223,14 +176,14 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   U key[items];
   if (full) {
 #pragma unroll
-    for (int j = 0; j < items; ++j) key[j] = load(tile_begin + warp_begin + j * 32 + lane);
+    for (int j = 0; j < items; ++j) key[j] = codec.encode(keys_src[tile_begin + warp_begin + j * 32 + lane]);
   } else {
     // Items past the end take the largest bits, so the largest digit: last in input order, they
     // rank after every real key and fill the places [tile_n, tile_items).
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
-      key[j] = i < tile_n ? load(tile_begin + i) : static_cast<U>(~U(0));
+      key[j] = i < tile_n ? codec.encode(keys_src[tile_begin + i]) : static_cast<U>(~U(0));
     }
   }
 
@@ -326,13 +279,6 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     if (full || i < tile_n) {
       const U b = key_stage[i];
       const Offset at = base[digit(b)] + static_cast<Offset>(i);
-      if constexpr (is_packed) {
-        if (last) {
-          packed.keys_out[at] = digit.key.decode(static_cast<std::uint32_t>(b >> 32));
-          packed.values_out[at] = static_cast<std::uint32_t>(b);
-          continue;
-        }
-      }
       keys_dst[at] = codec.decode(b);
       if constexpr (has_values) values_dst[at] = value_stage[i];
     }
