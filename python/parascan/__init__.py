@@ -227,6 +227,15 @@ def _bits(a, begin_bit, end_bit):
     return int(begin_bit), end
 
 
+def _framework_temp(a, stream):
+    """For torch and CuPy arrays, the sort's temporary storage from the framework's caching allocator,
+    which keeps it for the next call (parascan's pool gives blocks past 1 GiB back at each
+    synchronisation); None (the pool) otherwise."""
+    if a.kind not in ("torch", "cupy"):
+        return None
+    return lambda nbytes: a.empty((nbytes,), np.uint8, stream)
+
+
 def sort(keys, values=None, descending=False, begin_bit=0, end_bit=None, stream=None):
     """Stable radix sort of ``keys`` (1-D), with ``values`` moved alongside when given: returns the sorted keys,
     or ``(keys, values)``. Order as CUB's: floats by value with −0.0 equal to +0.0 and NaNs by bit pattern;
@@ -245,14 +254,16 @@ def sort(keys, values=None, descending=False, begin_bit=0, end_bit=None, stream=
     use_device_of(k)
     b, e = _bits(k, begin_bit, end_bit)
     ko = k.empty(k.shape, k.dtype, s)
+    temp = _framework_temp(k, s)
     if values is None:
-        _core.sort(k.ptr, ko.ptr, k.code, 0, 0, "u4", False, k.size, bool(descending), b, e, s)
+        _core.sort(k.ptr, ko.ptr, k.code, 0, 0, "u4", False, k.size, bool(descending), b, e, s, temp)
         return ko.result(s)
     v = wrap(values, "values", s)
     if v.size != k.size:
         raise ValueError(f"parascan: values has {v.size} items and keys {k.size}; they must match")
     vo = v.empty(v.shape, v.dtype, s)
-    _core.sort(k.ptr, ko.ptr, k.code, v.ptr, vo.ptr, v.code.replace("b1", "u1"), False, k.size, bool(descending), b, e, s)
+    _core.sort(k.ptr, ko.ptr, k.code, v.ptr, vo.ptr, v.code.replace("b1", "u1"), False, k.size, bool(descending), b, e, s,
+               temp)
     return ko.result(s), vo.result(s)
 
 
@@ -273,7 +284,7 @@ def argsort(keys, descending=False, begin_bit=0, end_bit=None, stream=None):
     b, e = _bits(k, begin_bit, end_bit)
     ko = k.empty(k.shape, k.dtype, s)
     perm = k.empty(k.shape, np.int64, s)
-    _core.sort(k.ptr, ko.ptr, k.code, 0, perm.ptr, "u8", True, k.size, bool(descending), b, e, s)
+    _core.sort(k.ptr, ko.ptr, k.code, 0, perm.ptr, "u8", True, k.size, bool(descending), b, e, s, _framework_temp(k, s))
     return perm.result(s)
 
 

@@ -5,6 +5,7 @@
 #include <nanobind/nanobind.h>
 #include <cstdint>
 #include <string>
+#include "layer.hpp"
 
 namespace parascan::python {
 namespace nb = nanobind;
@@ -21,9 +22,9 @@ void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, st
                   std::uintptr_t stream);
 
 /// Radix sort of keys, with values (values_in != 0), or argsort (values_out gets the positions, of
-/// value_type u4 or u8).
+/// value_type u4 or u8). Temporary storage from `temp` when given (layer.hpp temp_source), else the pool.
 void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::string& key_type, std::uintptr_t values_in,
                 std::uintptr_t values_out, const std::string& value_type, bool argsort, std::int64_t n, bool descending,
-                int begin_bit, int end_bit, std::uintptr_t stream);
+                int begin_bit, int end_bit, std::uintptr_t stream, const temp_source& temp = {});
 
 }  // namespace parascan::python

@@ -64,7 +64,7 @@ struct view {
 struct torch_api {
   PyTypeObject* tensor = nullptr;
   std::vector<std::pair<PyObject*, const char*>> dtypes;  // torch dtype → type code
-  PyObject* int64 = nullptr;
+  PyObject *int64 = nullptr, *uint8 = nullptr;
   nb::object empty_like, raw_stream;  // torch.empty_like, torch._C._cuda_getCurrentRawStream
   PyObject *is_cuda = name("is_cuda"), *dtype = name("dtype"), *is_contiguous = name("is_contiguous"),
            *get_device = name("get_device"), *data_ptr = name("data_ptr"), *numel = name("numel"),
@@ -89,6 +89,7 @@ torch_api* torch_state() {
     if (!d.is_none()) t->dtypes.emplace_back(d.release().ptr(), code);
   }
   t->int64 = nb::getattr(torch, "int64").release().ptr();
+  t->uint8 = nb::getattr(torch, "uint8").release().ptr();
   t->empty_like = nb::getattr(torch, "empty_like");
   t->raw_stream = raw;
   return api = t;
@@ -188,6 +189,20 @@ std::pair<nb::object, std::uintptr_t> new_array(const view& a, bool flat, bool i
   return {o, nb::cast<std::uintptr_t>(get(get(o, c->data), c->ptr))};
 }
 
+/// `bytes` of temporary storage from the array's framework (its caching allocator keeps the block for
+/// the next call; layer.hpp temp_source), kept in `held` until the caller lets go.
+void* framework_bytes(const view& a, std::size_t bytes, nb::object& held) {
+  const auto n = static_cast<std::int64_t>(bytes);
+  if (a.kind == framework::torch) {
+    torch_api* t = torch_state();
+    held = get(a.obj, t->new_empty)(n, "dtype"_a = nb::handle(t->uint8));
+    return reinterpret_cast<void*>(nb::cast<std::uintptr_t>(call(held, t->data_ptr)));
+  }
+  cupy_api* c = cupy_state();
+  held = c->empty(n, nb::str("uint8"));
+  return reinterpret_cast<void*>(nb::cast<std::uintptr_t>(get(get(held, c->data), c->ptr)));
+}
+
 nb::object direct_scan(bool inclusive, nb::handle x, const std::string& op) {
   const auto a = direct_view(x);
   if (!a || a->code == "b1") return nb::none();  // bool scans: the Python layer's path
@@ -217,19 +232,21 @@ nb::object direct_select(nb::handle x, nb::handle mask) {
   return nb::steal(r);
 }
 
-/// sort(keys) (argsort: the int64 positions instead).
+/// sort(keys) (argsort: the int64 positions instead); temporary storage from the framework.
 nb::object direct_sort(nb::handle keys, bool descending, bool argsort) {
   const auto a = direct_view(keys);
   if (!a) return nb::none();
   const std::uintptr_t s = current_stream(*a);
   const int bits = 8 * (a->code[1] - '0');
   auto [sorted, sorted_ptr] = new_array(*a, false, false);
+  nb::object held;
+  const temp_source temp = [&](std::size_t bytes) { return framework_bytes(*a, bytes, held); };
   if (!argsort) {
-    sort_items(a->ptr, sorted_ptr, a->code, 0, 0, "u4", false, a->n, descending, 0, bits, s);
+    sort_items(a->ptr, sorted_ptr, a->code, 0, 0, "u4", false, a->n, descending, 0, bits, s, temp);
     return sorted;
   }
   auto [perm, perm_ptr] = new_array(*a, false, true);
-  sort_items(a->ptr, sorted_ptr, a->code, 0, perm_ptr, "u8", true, a->n, descending, 0, bits, s);
+  sort_items(a->ptr, sorted_ptr, a->code, 0, perm_ptr, "u8", true, a->n, descending, 0, bits, s, temp);
   return perm;
 }
 

@@ -5,6 +5,7 @@
 #include <nanobind/nanobind.h>
 #include <cuda_runtime_api.h>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -81,11 +82,23 @@ struct temp_storage {
   temp_storage& operator=(const temp_storage&) = delete;
 };
 
-/// Runs a CUB-shaped two-phase call: size query, stream-ordered temporary, the call.
+/// Where a call's temporary storage may come from instead of the pool: `bytes` of device memory,
+/// valid in stream order on the call's stream until the caller lets go of it. Sorts of torch and CuPy
+/// arrays take theirs from the framework's caching allocator, which keeps blocks between calls: from
+/// the pool, a sort with more than 1 GiB of temporary storage mapped the excess again on every call
+/// (~1.3 ms per GiB on the H100, 3 ms of a 2^28 argsort's 12.9; docs/performance.md entry 28).
+using temp_source = std::function<void*(std::size_t bytes)>;
+
+/// Runs a CUB-shaped two-phase call: size query, stream-ordered temporary (from `from` when given),
+/// the call.
 template <class F>
-void two_phase(F&& f, cudaStream_t stream, const char* what) {
+void two_phase(F&& f, cudaStream_t stream, const char* what, const temp_source& from = {}) {
   std::size_t bytes = 0;
   check(f(nullptr, bytes), what);
+  if (from) {
+    check(f(bytes == 0 ? nullptr : from(bytes), bytes), what, bytes);
+    return;
+  }
   temp_storage temp(bytes, stream);
   check(f(temp.ptr, bytes), what, bytes);
 }

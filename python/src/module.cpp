@@ -201,7 +201,7 @@ namespace parascan::python {  // declared in calls.hpp (direct.cpp calls them to
 /// positions, of value_type u4 or u8).
 void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::string& key_type, std::uintptr_t values_in,
           std::uintptr_t values_out, const std::string& value_type, bool argsort, std::int64_t n, bool descending,
-          int begin_bit, int end_bit, std::uintptr_t stream) {
+          int begin_bit, int end_bit, std::uintptr_t stream, const temp_source& temp) {
   const cudaStream_t s = as_stream(stream);
   sort_options o;
   o.descending = descending;
@@ -210,13 +210,13 @@ void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::stri
   with_type(key_type, [&](auto k_tag) {
     using K = typename decltype(k_tag)::type;
     if (values_out == 0) {
-      two_phase([&](void* t, std::size_t& b) { return radix_sort_keys(t, b, as_ptr<const K>(keys_in), as_ptr<K>(keys_out), n, o, s); }, s, "sort");
+      two_phase([&](void* t, std::size_t& b) { return radix_sort_keys(t, b, as_ptr<const K>(keys_in), as_ptr<K>(keys_out), n, o, s); }, s, "sort", temp);
       return;
     }
     with_type(value_type, [&](auto v_tag) {
       using V = typename decltype(v_tag)::type;
       const V* vin = argsort ? nullptr : as_ptr<const V>(values_in);
-      two_phase([&](void* t, std::size_t& b) { return radix_sort_pairs(t, b, as_ptr<const K>(keys_in), as_ptr<K>(keys_out), vin, as_ptr<V>(values_out), n, o, s); }, s, "sort");
+      two_phase([&](void* t, std::size_t& b) { return radix_sort_pairs(t, b, as_ptr<const K>(keys_in), as_ptr<K>(keys_out), vin, as_ptr<V>(values_out), n, o, s); }, s, "sort", temp);
     });
   });
 }
@@ -313,7 +313,26 @@ NB_MODULE(_core, m) {
   });
   m.def("select_host", &select_host);
   m.def("select", &select_items);
-  m.def("sort", &sort_items);
+  // temp: None (the pool) or a callable taking a byte count and returning a device array with `.ptr`
+  // (the Python layer passes one for torch and CuPy arrays: their framework's caching allocator).
+  m.def(
+      "sort",
+      [](std::uintptr_t keys_in, std::uintptr_t keys_out, const std::string& key_type, std::uintptr_t values_in,
+         std::uintptr_t values_out, const std::string& value_type, bool argsort, std::int64_t n, bool descending,
+         int begin_bit, int end_bit, std::uintptr_t stream, nb::object temp) {
+        nb::object held;  // the framework's block, kept until the sort is enqueued
+        temp_source from;
+        if (!temp.is_none()) {
+          from = [&](std::size_t bytes) {
+            held = temp(bytes);
+            return reinterpret_cast<void*>(nb::cast<std::uintptr_t>(held.attr("ptr")));
+          };
+        }
+        sort_items(keys_in, keys_out, key_type, values_in, values_out, value_type, argsort, n, descending, begin_bit,
+                   end_bit, stream, from);
+      },
+      "keys_in"_a, "keys_out"_a, "key_type"_a, "values_in"_a, "values_out"_a, "value_type"_a, "argsort"_a, "n"_a,
+      "descending"_a, "begin_bit"_a, "end_bit"_a, "stream"_a, "temp"_a = nb::none());
   m.def("segmented_scan", &segmented_scan_items, "inclusive"_a, "in"_a, "in_type"_a, "heads"_a, "out"_a,
         "out_type"_a, "n"_a, "op"_a, "init"_a.none(), "stream"_a);
   bind_images(m);
