@@ -6,9 +6,7 @@
 // reading 2-8 predecessors at once; 3: u32 and f32 keys, uniform and few-distinct, reading 1 and 2 at
 // once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
 // entry (its temporary buffers carved from one allocation), alternated twice, then pairs with random
-// values; 5: u32 keys, pairs and argsort with the status words of every launch cleared at once
-// (dependent launches, no memset between passes) against one region cleared before each launch,
-// alternated twice; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
+// values; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
@@ -51,13 +49,13 @@ std::vector<K> make_keys(std::int64_t n, dist d) {
   return h;
 }
 
-template <class Policy, class K, class V, std::size_t Prezeroed = prezeroed_status_bytes>
+template <class Policy, class K, class V>
 float time_ours(const K* in, K* out, const V* vin, V* vout, std::int64_t n, K*& ktemp, V*& vtemp, void*& temp,
                 std::size_t& temp_cap, bool check_only) {
   using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
   constexpr int bits = 8 * sizeof(K);
   const pass_set ps{0, bits, bits / 8, kind_of_key<K>(), false};
-  const std::size_t need = temp_bytes<Policy, std::uint32_t, Prezeroed>(n, ps.passes);
+  const std::size_t need = temp_bytes<Policy, std::uint32_t>(n, ps.passes);
   if (need > temp_cap) {
     if (temp) CK(cudaFree(temp));
     CK(cudaMalloc(&temp, need));
@@ -66,8 +64,7 @@ float time_ours(const K* in, K* out, const V* vin, V* vout, std::int64_t n, K*& 
   using VV = std::conditional_t<std::is_same_v<V, no_values>, no_values, V>;
   const buffers<U, VV> io{reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), reinterpret_cast<U*>(ktemp),
                           vin, vout, vtemp};
-  using VV2 = std::conditional_t<std::is_same_v<V, no_values>, no_values, V>;
-  auto f = [&] { CK((run<Policy, std::uint32_t, U, VV2, Prezeroed>(temp, io, n, ps, 0, false))); };
+  auto f = [&] { CK((run<Policy, std::uint32_t>(temp, io, n, ps, 0, false))); };
   if (check_only) { f(); CK(cudaDeviceSynchronize()); return 0; }
   return median_ms({10, 2, 50}, f);
 }
@@ -117,21 +114,21 @@ struct bench {
     return bad;
   }
   // mode 0 keys, 1 pairs (u32 values = iota), 2 argsort
-  template <class Policy, std::size_t Prezeroed = prezeroed_status_bytes>
+  template <class Policy>
   void row(const char* name, int mode, float cub) {
     CK(cudaMemset(out, 0xa5, n * sizeof(K)));
     CK(cudaMemset(vout, 0xa5, n * 4));
     float ms;
     if (mode == 0) {
-      time_ours<Policy, K, no_values, Prezeroed>(in, out, nullptr, nullptr, n, ktemp, reinterpret_cast<no_values*&>(vtemp), temp, cap, true);
+      time_ours<Policy, K, no_values>(in, out, nullptr, nullptr, n, ktemp, reinterpret_cast<no_values*&>(vtemp), temp, cap, true);
       const long long bad = mismatches(out, ref, n * sizeof(K));
-      ms = time_ours<Policy, K, no_values, Prezeroed>(in, out, nullptr, nullptr, n, ktemp, reinterpret_cast<no_values*&>(vtemp), temp, cap, false);
+      ms = time_ours<Policy, K, no_values>(in, out, nullptr, nullptr, n, ktemp, reinterpret_cast<no_values*&>(vtemp), temp, cap, false);
       std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
     } else {
       const std::uint32_t* vi = mode == 1 ? vin : nullptr;
-      time_ours<Policy, K, std::uint32_t, Prezeroed>(in, out, vi, vout, n, ktemp, vtemp, temp, cap, true);
+      time_ours<Policy, K, std::uint32_t>(in, out, vi, vout, n, ktemp, vtemp, temp, cap, true);
       const long long bad = mismatches(out, ref, n * sizeof(K)) + mismatches(vout, vref, n * 4);
-      ms = time_ours<Policy, K, std::uint32_t, Prezeroed>(in, out, vi, vout, n, ktemp, vtemp, temp, cap, false);
+      ms = time_ours<Policy, K, std::uint32_t>(in, out, vi, vout, n, ktemp, vtemp, temp, cap, false);
       std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
     }
   }
@@ -193,22 +190,6 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
         }
         continue;
       }
-      if constexpr (sizeof(K) == 4) if (which == 5) {  // status words cleared before each launch or all at once
-        const float cub = b.cub_ms(mode != 0);
-        std::printf("%s n=%lld %s %s: CUB %.4f ms\n", kname, (long long)n, dist_name[(int)d],
-                    mode == 0 ? "keys" : mode == 1 ? "pairs" : "argsort", cub);
-        constexpr std::size_t all = std::size_t(4) << 30;
-        for (int twice = 0; twice < 2; ++twice) {
-          if (mode == 0) {
-            b.template row<policy<256, 23, 4, ballots, 2>>("keys, cleared per launch", mode, cub);
-            b.template row<policy<256, 23, 4, ballots, 2>, all>("keys, cleared at once", mode, cub);
-          } else {
-            b.template row<policy<384, 26, 2, ballots>>("cleared per launch", mode, cub);
-            b.template row<policy<384, 26, 2, ballots>, all>("cleared at once", mode, cub);
-          }
-        }
-        continue;
-      }
       if (which == -2 && mode != 1) continue;
       if (which == 2 && mode == 0 && d != dist::uniform) continue;  // pairs and argsort, uniform keys
       const float cub = b.cub_ms(mode != 0);
@@ -248,10 +229,6 @@ int main(int argc, char** argv) {
   // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct), the look-back
   // reading 2-8 predecessors at once (pairs, u32 and u64 keys), f32 at the default tiles; -1 / -2: for
   // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
-  if (which == 5) {  // u32 keys, pairs and argsort: status words cleared per launch or all at once
-    sweep<std::uint32_t>(n, "u32", false, which);
-    return 0;
-  }
   if (which == 4) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)
     sweep<std::uint32_t>(n, "u32", false, which);
     return 0;

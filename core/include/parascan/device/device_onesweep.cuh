@@ -47,7 +47,7 @@ constexpr std::size_t prezeroed_status_bytes = std::size_t(64) << 20;
 /// Where each piece of the temporary storage lies (one computation for sizing and carving). The
 /// bytes [0, cleared) are cleared once per sort; with `prezeroed`, that includes a status region per
 /// launch, else the one region is cleared before each launch.
-template <class Policy, class Offset, std::size_t PrezeroedLimit = prezeroed_status_bytes>
+template <class Policy, class Offset>
 struct temp_layout {
   std::int64_t portions, tiles;  // tiles: of the largest portion
   bool prezeroed;
@@ -62,22 +62,22 @@ struct temp_layout {
     status = counters + align_up(static_cast<std::size_t>(passes * portions + 1) * sizeof(unsigned));
     status_words = static_cast<std::size_t>(tiles) * digits;  // one launch's
     const std::size_t all = static_cast<std::size_t>(passes * portions) * status_words * sizeof(unsigned);
-    prezeroed = all <= PrezeroedLimit;
+    prezeroed = all <= prezeroed_status_bytes;
     cleared = prezeroed ? status + all : status;
     total = status + align_up(prezeroed ? all : status_words * sizeof(unsigned));
   }
 };
 
-template <class Policy, class Offset, std::size_t PrezeroedLimit = prezeroed_status_bytes>
+template <class Policy, class Offset>
 inline std::size_t temp_bytes(std::int64_t n, int passes) {
-  return temp_layout<Policy, Offset, PrezeroedLimit>(n, passes).total;
+  return temp_layout<Policy, Offset>(n, passes).total;
 }
 
 /// The passes of a sort; `temp` holds temp_bytes<Policy, Offset>(n, ps.passes), ps.passes ≥ 1.
-template <class Policy, class Offset, class U, class V, std::size_t PrezeroedLimit = prezeroed_status_bytes>
+template <class Policy, class Offset, class U, class V>
 cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_set& ps, cudaStream_t stream,
                 bool sync) {
-  const temp_layout<Policy, Offset, PrezeroedLimit> layout(n, ps.passes);
+  const temp_layout<Policy, Offset> layout(n, ps.passes);
   char* t = static_cast<char*>(temp);
   Offset* bins = reinterpret_cast<Offset*>(t + layout.bins);
   Offset* handoff = bins + static_cast<std::int64_t>(ps.passes) * digits;
