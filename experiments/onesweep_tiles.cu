@@ -6,7 +6,9 @@
 // reading 2-8 predecessors at once; 3: u32 and f32 keys, uniform and few-distinct, reading 1 and 2 at
 // once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
 // entry (its temporary buffers carved from one allocation), alternated twice, then pairs with random
-// values; -1 / -2: keys / pairs, CUB and the default tile only, for a profiler).
+// values; 6: 4-byte keys, uniform random bits and the same sorted (as bench's `sorted`), CUB and the
+// default keys kernel, min / median / max of 50 timings, five rounds; -1 / -2: keys / pairs, CUB and
+// the default tile only, for a profiler).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
@@ -222,6 +224,66 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
   }
 }
 
+// which = 6: keys of 4 bytes at n (2^20 in the bench's anomaly), uniform random bits and the same
+// sorted (as bench's `sorted` input), f32 and u32; CUB and the default keys kernel through run(),
+// each timed 50 times: min / median / max, five rounds, to tell a reproducible slow case from noise.
+template <class K>
+void sorted_spread(std::int64_t n) {
+  bench<K> b(n);
+  using U = std::uint32_t;
+  for (int sorted = 0; sorted < 2; ++sorted) {
+    std::vector<U> h(n);
+    std::mt19937_64 rng(42);
+    for (auto& x : h) x = static_cast<U>(rng());
+    if (sorted) {
+      const key_kind kind = kind_of_key<K>();
+      std::stable_sort(h.begin(), h.end(), [&](U x, U y) {
+        return parascan::device::sort_detail::key_codec<U>(kind, false).ordered(parascan::device::sort_detail::key_codec<U>(kind, false).encode(x)) <
+               parascan::device::sort_detail::key_codec<U>(kind, false).ordered(parascan::device::sort_detail::key_codec<U>(kind, false).encode(y));
+      });
+    }
+    CK(cudaMemcpy(b.in, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
+    std::size_t cb = 0;
+    CK(cub::DeviceRadixSort::SortKeys(nullptr, cb, b.in, b.ref, static_cast<int>(n)));
+    void* ct = nullptr;
+    CK(cudaMalloc(&ct, cb));
+    const pass_set ps{0, 32, 4, kind_of_key<K>(), false};
+    using P = default_policy_t<U, no_values>;
+    void* t = nullptr;
+    CK(cudaMalloc(&t, temp_bytes<P, std::uint32_t>(n, 4)));
+    const buffers<U, no_values> io{reinterpret_cast<const U*>(b.in), reinterpret_cast<U*>(b.out), reinterpret_cast<U*>(b.ktemp),
+                                   nullptr, nullptr, nullptr};
+    const auto spread = [](auto f) {
+      cudaEvent_t e0, e1;
+      CK(cudaEventCreate(&e0));
+      CK(cudaEventCreate(&e1));
+      std::vector<float> v;
+      for (int i = 0; i < 52; ++i) {
+        CK(cudaEventRecord(e0));
+        f();
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (i >= 2) v.push_back(ms);
+      }
+      std::sort(v.begin(), v.end());
+      std::printf("%.4f / %.4f / %.4f", v.front(), v[v.size() / 2], v.back());
+    };
+    for (int round = 0; round < 5; ++round) {
+      std::printf("%s %s n=%lld round %d  CUB ", std::is_floating_point_v<K> ? "f32" : "u32", sorted ? "sorted" : "uniform",
+                  (long long)n, round);
+      spread([&] { CK(cub::DeviceRadixSort::SortKeys(ct, cb, b.in, b.ref, static_cast<int>(n))); });
+      std::printf("  ours ");
+      spread([&] { CK((run<P, std::uint32_t>(t, io, n, ps, 0, false))); });
+      CK(cudaDeviceSynchronize());
+      std::printf("  %s\n", b.mismatches(b.out, b.ref, n * sizeof(K)) ? "WRONG" : "ok");
+    }
+    CK(cudaFree(t));
+    CK(cudaFree(ct));
+  }
+}
+
 int main(int argc, char** argv) {
   const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
   const int which = argc > 2 ? std::atoi(argv[2]) : 1;
@@ -229,6 +291,11 @@ int main(int argc, char** argv) {
   // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct), the look-back
   // reading 2-8 predecessors at once (pairs, u32 and u64 keys), f32 at the default tiles; -1 / -2: for
   // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
+  if (which == 6) {  // 4-byte keys, uniform and sorted: the spread of CUB's and our times
+    sorted_spread<float>(n);
+    sorted_spread<std::uint32_t>(n);
+    return 0;
+  }
   if (which == 4) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)
     sweep<std::uint32_t>(n, "u32", false, which);
     return 0;
