@@ -228,10 +228,11 @@ def _bits(a, begin_bit, end_bit):
 
 
 def _framework_temp(a, stream):
-    """For torch and CuPy arrays, the sort's temporary storage from the framework's caching allocator,
-    which keeps it for the next call (parascan's pool gives blocks past 1 GiB back at each
-    synchronisation); None (the pool) otherwise."""
-    if a.kind not in ("torch", "cupy"):
+    """For torch and CuPy arrays sorted on their framework's current stream, the sort's temporary storage
+    from the framework's caching allocator, which keeps it for the next call (parascan's pool gives
+    blocks past 1 GiB back at each synchronisation); None (the pool) otherwise. On another stream the
+    framework would take the block back for its current stream while the sort may still use it."""
+    if a.kind not in ("torch", "cupy") or stream != stream_of(None, a.obj):
         return None
     return lambda nbytes: a.empty((nbytes,), np.uint8, stream)
 
