@@ -185,6 +185,36 @@ def test_torch_streams_order_work_without_sync():
 
 
 @gpu
+def test_torch_sorts_take_temporary_storage_from_torch_on_its_current_stream():
+    """On torch's current stream a sort's temporary storage comes from torch's caching allocator (kept for the
+    next call); on another stream from parascan's pool, which orders it on that stream."""
+    require("torch")
+    n = 1 << 22
+    x = torch.randint(0, 1 << 30, (n,), dtype=torch.int32, device="cuda")
+    want = torch.argsort(x, stable=True)
+
+    def torch_growth(call):
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        base = torch.cuda.memory_allocated()
+        r = call()
+        torch.cuda.synchronize()
+        return torch.cuda.max_memory_allocated() - base, r
+
+    # Torch's own: the sorted keys (4n bytes) and the int64 positions (8n). The temporary storage (the 4-byte
+    # positions and the second buffers of keys and positions, 12n and more) comes from torch on its stream.
+    for call in (lambda: parascan.argsort(x), lambda: parascan.argsort(x, begin_bit=0, end_bit=32)):
+        grown, p = torch_growth(call)
+        assert torch.equal(p, want)
+        assert grown >= 24 * n, grown
+    s = torch.cuda.Stream()
+    grown, p = torch_growth(lambda: parascan.argsort(x, stream=s))
+    s.synchronize()
+    assert torch.equal(p, want)
+    assert 12 * n <= grown < 24 * n, grown
+
+
+@gpu
 def test_cupy_streams_and_handles():
     require("cupy")
     s = cupy.cuda.Stream(non_blocking=True)
