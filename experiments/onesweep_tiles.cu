@@ -12,6 +12,7 @@
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -228,7 +229,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
 // sorted (as bench's `sorted` input), f32 and u32; CUB and the default keys kernel through run(),
 // each timed 50 times: min / median / max, five rounds, to tell a reproducible slow case from noise.
 template <class K>
-void sorted_spread(std::int64_t n) {
+void sorted_spread(std::int64_t n, int rounds) {
   bench<K> b(n);
   using U = std::uint32_t;
   for (int sorted = 0; sorted < 2; ++sorted) {
@@ -253,24 +254,36 @@ void sorted_spread(std::int64_t n) {
     CK(cudaMalloc(&t, temp_bytes<P, std::uint32_t>(n, 4)));
     const buffers<U, no_values> io{reinterpret_cast<const U*>(b.in), reinterpret_cast<U*>(b.out), reinterpret_cast<U*>(b.ktemp),
                                    nullptr, nullptr, nullptr};
+    // GPU ms (min / median / max of 50), then with the stream held 200 µs before each timed call (so
+    // that the host's enqueueing is not timed), then the host's µs to enqueue one call (median).
     const auto spread = [](auto f) {
       cudaEvent_t e0, e1;
       CK(cudaEventCreate(&e0));
       CK(cudaEventCreate(&e1));
-      std::vector<float> v;
-      for (int i = 0; i < 52; ++i) {
-        CK(cudaEventRecord(e0));
-        f();
-        CK(cudaEventRecord(e1));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (i >= 2) v.push_back(ms);
+      std::vector<float> v, held, host;
+      for (int hold = 0; hold < 2; ++hold) {
+        for (int i = 0; i < 52; ++i) {
+          if (hold) experiment_hold_kernel<<<1, 1>>>(200000);
+          CK(cudaEventRecord(e0));
+          const auto t0 = std::chrono::steady_clock::now();
+          f();
+          const auto t1 = std::chrono::steady_clock::now();
+          CK(cudaEventRecord(e1));
+          CK(cudaEventSynchronize(e1));
+          float ms;
+          CK(cudaEventElapsedTime(&ms, e0, e1));
+          if (i < 2) continue;
+          (hold ? held : v).push_back(ms);
+          if (hold) host.push_back(std::chrono::duration<float, std::micro>(t1 - t0).count());
+        }
       }
       std::sort(v.begin(), v.end());
-      std::printf("%.4f / %.4f / %.4f", v.front(), v[v.size() / 2], v.back());
+      std::sort(held.begin(), held.end());
+      std::sort(host.begin(), host.end());
+      std::printf("%.4f / %.4f / %.4f, held %.4f / %.4f / %.4f, host %.1f us", v.front(), v[v.size() / 2], v.back(),
+                  held.front(), held[held.size() / 2], held.back(), host[host.size() / 2]);
     };
-    for (int round = 0; round < 5; ++round) {
+    for (int round = 0; round < rounds; ++round) {
       std::printf("%s %s n=%lld round %d  CUB ", std::is_floating_point_v<K> ? "f32" : "u32", sorted ? "sorted" : "uniform",
                   (long long)n, round);
       spread([&] { CK(cub::DeviceRadixSort::SortKeys(ct, cb, b.in, b.ref, static_cast<int>(n))); });
@@ -292,8 +305,8 @@ int main(int argc, char** argv) {
   // reading 2-8 predecessors at once (pairs, u32 and u64 keys), f32 at the default tiles; -1 / -2: for
   // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
   if (which == 6) {  // 4-byte keys, uniform and sorted: the spread of CUB's and our times
-    sorted_spread<float>(n);
-    sorted_spread<std::uint32_t>(n);
+    sorted_spread<float>(n, 12);
+    sorted_spread<std::uint32_t>(n, 4);
     return 0;
   }
   if (which == 4) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)
