@@ -7,7 +7,8 @@
 // once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
 // entry (its temporary buffers carved from one allocation), alternated twice, then pairs with random
 // values; 6: 4-byte keys, uniform random bits and the same sorted (as bench's `sorted`), CUB and the
-// default keys kernel, min / median / max of 50 timings, five rounds; -1 / -2: keys / pairs, CUB and
+// default keys kernel, min / median / max of 50 timings without and with the stream held while the
+// host enqueues, and the host's time to enqueue one call, in rounds; -1 / -2: keys / pairs, CUB and
 // the default tile only, for a profiler).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/onesweep_tiles.cu
 #include <cub/device/device_radix_sort.cuh>
