@@ -1,6 +1,8 @@
 // Timing device work with CUDA events: one warm-up, then the median of `repeat` timed runs. Before
-// each timed run the stream is held busy for 50 µs (validation::hold_stream) while the host enqueues
-// the work, so the time is the GPU's and not the host's launch latency (as nvbench does).
+// each timed run the stream is held busy for 500 µs (validation::hold_stream) while the host enqueues
+// the work, so the time is the GPU's and not the host's launch latency (as nvbench does). 50 µs was
+// not enough: enqueueing one CUB radix sort takes the H100 machine's host 45–77 µs, and a stall of
+// 355 µs made a 2^20 row read 0.42× (docs/performance.md entry 28). The hold is not timed.
 #pragma once
 #include <cuda_runtime_api.h>
 #include <algorithm>
@@ -12,6 +14,7 @@ namespace parascan::app {
 
 class event_pair {
  public:
+  static constexpr unsigned hold_us = 500;
   event_pair() {
     PARASCAN_CUDA_CHECK(cudaEventCreate(&start_));
     PARASCAN_CUDA_CHECK(cudaEventCreate(&stop_));
@@ -25,7 +28,7 @@ class event_pair {
   /// Milliseconds taken by the device work `f` enqueues on `stream`.
   template <class F>
   double time_ms(F&& f, cudaStream_t stream = 0) {
-    PARASCAN_CUDA_CHECK(validation::hold_stream(stream, 50));
+    PARASCAN_CUDA_CHECK(validation::hold_stream(stream, hold_us));
     PARASCAN_CUDA_CHECK(cudaEventRecord(start_, stream));
     f();
     PARASCAN_CUDA_CHECK(cudaEventRecord(stop_, stream));
