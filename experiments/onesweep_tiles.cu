@@ -5,8 +5,8 @@
 // Arguments: log2 n (28), which (1: every row; 2: the pairs/argsort tile sweep and the look-back
 // reading 2-8 predecessors at once; 3: u32 and f32 keys, uniform and few-distinct, reading 1 and 2 at
 // once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
-// entry (its temporary buffers carved from one allocation), alternated twice, then pairs with random
-// values; 6: 4-byte keys, uniform random bits and the same sorted (as bench's `sorted`), CUB and the
+// entry (its temporary buffers carved from one allocation; keys also through run() with that layout),
+// alternated twice, then pairs with random values; 6: 4-byte keys, uniform random bits and the same sorted (as bench's `sorted`), CUB and the
 // default keys kernel, min / median / max of 50 timings without and with the stream held while the
 // host enqueues, and the host's time to enqueue one call, in rounds; -1 / -2: keys / pairs, CUB and
 // the default tile only, for a profiler).
@@ -136,6 +136,26 @@ struct bench {
       std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
     }
   }
+  // Keys through run() with the library's layout: the keys' second buffer carved from the front of one
+  // allocation and the Onesweep temporary storage after it (as device_radix_sort.cuh sort() does).
+  template <class Policy>
+  void carved_keys_row(float cub) {
+    using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
+    CK(cudaMemset(out, 0xa5, n * sizeof(K)));
+    const std::size_t key_buf = align_up(static_cast<std::size_t>(n) * sizeof(U));
+    const pass_set ps{0, 8 * int(sizeof(K)), int(sizeof(K)), kind_of_key<K>(), false};
+    char* t = nullptr;
+    CK(cudaMalloc(&t, key_buf + temp_bytes<Policy, std::uint32_t>(n, ps.passes)));
+    const buffers<U, no_values> io{reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), reinterpret_cast<U*>(t),
+                                   nullptr, nullptr, nullptr};
+    const auto f = [&] { CK((run<Policy, std::uint32_t>(t + key_buf, io, n, ps, 0, false))); };
+    f();
+    CK(cudaDeviceSynchronize());
+    const long long bad = mismatches(out, ref, n * sizeof(K));
+    const float ms = median_ms({10, 2, 50}, f);
+    CK(cudaFree(t));
+    std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", "run(), library layout", ms, cub / ms, bad ? "WRONG" : "ok");
+  }
   // The same sort through the library's entry (radix_sort_bits[_pairs]: default policy, double
   // buffers carved from its one temporary allocation, as `bench` and users call it).
   void library_row(int mode, float cub) {
@@ -182,6 +202,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
                     mode == 0 ? "keys" : mode == 1 ? "pairs" : "argsort", cub);
         for (int twice = 0; twice < 2; ++twice) {
           if (mode == 0) ROW_LB(256, 23, 4, 2); else ROW(384, 26, 2, ballots);
+          if (mode == 0) b.template carved_keys_row<policy<256, 23, 4, ballots, 2>>(cub);
           b.library_row(mode, cub);
         }
         if (mode == 1) {  // the same with random values, as `bench` sorts them
