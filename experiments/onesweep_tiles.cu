@@ -117,24 +117,28 @@ struct bench {
     for (std::size_t i = 0; i < bytes; ++i) bad += x[i] != y[i];
     return bad;
   }
+  // One result line: time, ratio to CUB, and whether the output equalled CUB's.
+  static void report(const char* name, float ms, float cub, long long bad) {
+    std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
+  }
   // mode 0 keys, 1 pairs (u32 values = iota), 2 argsort
   template <class Policy>
   void row(const char* name, int mode, float cub) {
     CK(cudaMemset(out, 0xa5, n * sizeof(K)));
     CK(cudaMemset(vout, 0xa5, n * 4));
     float ms;
+    long long bad;
     if (mode == 0) {
       time_ours<Policy, K, no_values>(in, out, nullptr, nullptr, n, ktemp, reinterpret_cast<no_values*&>(vtemp), temp, cap, true);
-      const long long bad = mismatches(out, ref, n * sizeof(K));
+      bad = mismatches(out, ref, n * sizeof(K));
       ms = time_ours<Policy, K, no_values>(in, out, nullptr, nullptr, n, ktemp, reinterpret_cast<no_values*&>(vtemp), temp, cap, false);
-      std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
     } else {
       const std::uint32_t* vi = mode == 1 ? vin : nullptr;
       time_ours<Policy, K, std::uint32_t>(in, out, vi, vout, n, ktemp, vtemp, temp, cap, true);
-      const long long bad = mismatches(out, ref, n * sizeof(K)) + mismatches(vout, vref, n * 4);
+      bad = mismatches(out, ref, n * sizeof(K)) + mismatches(vout, vref, n * 4);
       ms = time_ours<Policy, K, std::uint32_t>(in, out, vi, vout, n, ktemp, vtemp, temp, cap, false);
-      std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
     }
+    report(name, ms, cub, bad);
   }
   // Keys through run() with the library's layout: the keys' second buffer carved from the front of one
   // allocation and the Onesweep temporary storage after it (as device_radix_sort.cuh sort() does).
@@ -154,7 +158,7 @@ struct bench {
     const long long bad = mismatches(out, ref, n * sizeof(K));
     const float ms = median_ms({10, 2, 50}, f);
     CK(cudaFree(t));
-    std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", "run(), library layout", ms, cub / ms, bad ? "WRONG" : "ok");
+    report("run(), library layout", ms, cub, bad);
   }
   // The same sort through the library's entry (radix_sort_bits[_pairs]: default policy, double
   // buffers carved from its one temporary allocation, as `bench` and users call it).
@@ -178,7 +182,7 @@ struct bench {
     const long long bad = mismatches(out, ref, n * sizeof(K)) + (mode ? mismatches(vout, vref, n * 4) : 0);
     const float ms = median_ms({10, 2, 50}, [&] { CK(call(t)); });
     CK(cudaFree(t));
-    std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", "library entry", ms, cub / ms, bad ? "WRONG" : "ok");
+    report("library entry", ms, cub, bad);
   }
 };
 
