@@ -6,7 +6,8 @@
 // reading 2-8 predecessors at once; 3: u32 and f32 keys, uniform and few-distinct, reading 1 and 2 at
 // once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
 // entry (its temporary buffers carved from one allocation; keys also through run() with that layout),
-// alternated twice, then pairs with random values; 6: 4-byte keys, uniform random bits and the same sorted (as bench's `sorted`), CUB and the
+// alternated twice, then pairs with random values; 7: u32 keys and pairs through run() with the
+// library's layout in one allocation, gaps of 0 B to 32 MB before or between its pieces; 6: 4-byte keys, uniform random bits and the same sorted (as bench's `sorted`), CUB and the
 // default keys kernel, min / median / max of 50 timings without and with the stream held while the
 // host enqueues, and the host's time to enqueue one call, in rounds; -1 / -2: keys / pairs, CUB and
 // the default tile only, for a profiler).
@@ -160,6 +161,43 @@ struct bench {
     CK(cudaFree(t));
     report("run(), library layout", ms, cub, bad);
   }
+  // Keys (mode 0) or pairs (1) through run() with the library's layout in one allocation, a gap of
+  // `pad` bytes before the keys' second buffer (`front`) or before each later piece (which = 7).
+  template <class Policy>
+  void padded_row(int mode, std::size_t pad, bool front, float cub) {
+    using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
+    CK(cudaMemset(out, 0xa5, n * sizeof(K)));
+    CK(cudaMemset(vout, 0xa5, n * 4));
+    const std::size_t key_buf = align_up(static_cast<std::size_t>(n) * sizeof(U)), value_buf = mode ? align_up(n * 4) : 0;
+    const pass_set ps{0, 8 * int(sizeof(K)), int(sizeof(K)), kind_of_key<K>(), false};
+    const std::size_t ktemp_at = front ? pad : 0, vtemp_at = ktemp_at + key_buf + (front ? 0 : pad);
+    const std::size_t os_at = vtemp_at + value_buf + (front || !mode ? 0 : pad);
+    char* t = nullptr;
+    CK(cudaMalloc(&t, os_at + temp_bytes<Policy, std::uint32_t>(n, ps.passes)));
+    float ms;
+    long long bad;
+    if (mode == 0) {
+      const buffers<U, no_values> io{reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), reinterpret_cast<U*>(t + ktemp_at),
+                                     nullptr, nullptr, nullptr};
+      const auto f = [&] { CK((run<Policy, std::uint32_t>(t + os_at, io, n, ps, 0, false))); };
+      f();
+      CK(cudaDeviceSynchronize());
+      bad = mismatches(out, ref, n * sizeof(K));
+      ms = median_ms({10, 2, 500}, f);
+    } else {
+      const buffers<U, std::uint32_t> io{reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), reinterpret_cast<U*>(t + ktemp_at),
+                                         vin, vout, reinterpret_cast<std::uint32_t*>(t + vtemp_at)};
+      const auto f = [&] { CK((run<Policy, std::uint32_t>(t + os_at, io, n, ps, 0, false))); };
+      f();
+      CK(cudaDeviceSynchronize());
+      bad = mismatches(out, ref, n * sizeof(K)) + mismatches(vout, vref, n * 4);
+      ms = median_ms({10, 2, 500}, f);
+    }
+    CK(cudaFree(t));
+    char name[64];
+    std::snprintf(name, sizeof name, "carved, pad %zu %s", pad, front ? "front" : "between");
+    report(name, ms, cub, bad);
+  }
   // The same sort through the library's entry (radix_sort_bits[_pairs]: default policy, double
   // buffers carved from its one temporary allocation, as `bench` and users call it).
   void library_row(int mode, float cub) {
@@ -216,6 +254,23 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
           b.template row<policy<384, 26, 2, ballots>>("384 x 26 b2 ballots", 1, cub_random);
           b.library_row(1, cub_random);
           b.fill_values(false);
+        }
+        continue;
+      }
+      if constexpr (sizeof(K) == 4) if (which == 7) {  // the library's layout with gaps: keys and pairs
+        if (mode == 2) continue;
+        const float cub = b.cub_ms(mode != 0);
+        std::printf("%s n=%lld %s %s: CUB %.4f ms\n", kname, (long long)n, dist_name[(int)d], mode == 0 ? "keys" : "pairs", cub);
+        for (int twice = 0; twice < 2; ++twice) {
+          if (mode == 0) ROW_LB(256, 23, 4, 2); else ROW(384, 26, 2, ballots);
+          for (std::size_t pad : {std::size_t(0), std::size_t(4096), std::size_t(1) << 16, std::size_t(1) << 20,
+                                  std::size_t(2) << 20, (std::size_t(3) << 20) + 4096, std::size_t(32) << 20}) {
+            for (bool front : {false, true}) {
+              if (pad == 0 && front) continue;
+              if (mode == 0) b.template padded_row<policy<256, 23, 4, ballots, 2>>(0, pad, front, cub);
+              else b.template padded_row<policy<384, 26, 2, ballots>>(1, pad, front, cub);
+            }
+          }
         }
         continue;
       }
@@ -335,7 +390,7 @@ int main(int argc, char** argv) {
     sorted_spread<std::uint32_t>(n, 4);
     return 0;
   }
-  if (which == 4) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)
+  if (which == 4 || which == 7) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)
     sweep<std::uint32_t>(n, "u32", false, which);
     return 0;
   }
