@@ -7,8 +7,7 @@
 // once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
 // entry (its temporary buffers carved from one allocation; keys also through run() with that layout),
 // alternated twice, then pairs with random values; 7: u32 keys and pairs through run() with the
-// library's layout in one allocation, gaps of 0 B to 32 MB before or between its pieces; 8: pairs and
-// argsort with the values brought in by one bulk copy per tile against loads (uniform keys); 6: 4-byte keys, uniform random bits and the same sorted (as bench's `sorted`), CUB and the
+// library's layout in one allocation, gaps of 0 B to 32 MB before or between its pieces; 6: 4-byte keys, uniform random bits and the same sorted (as bench's `sorted`), CUB and the
 // default keys kernel, min / median / max of 50 timings without and with the stream held while the
 // host enqueues, and the host's time to enqueue one call, in rounds; -1 / -2: keys / pairs, CUB and
 // the default tile only, for a profiler).
@@ -258,18 +257,6 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
         }
         continue;
       }
-      if constexpr (sizeof(K) == 4) if (which == 8) {  // pairs and argsort: values by bulk copy or by loads
-        if (mode == 0) continue;
-        const float cub = b.cub_ms(true);
-        std::printf("%s n=%lld %s %s: CUB %.4f ms\n", kname, (long long)n, dist_name[(int)d], mode == 1 ? "pairs" : "argsort", cub);
-        for (int twice = 0; twice < 2; ++twice) {
-          ROW(384, 26, 2, ballots);
-          b.template row<policy<384, 26, 2, ballots, 1, true>>("384 x 26 b2 bulk values", mode, cub);
-          b.template row<policy<384, 28, 2, ballots, 1, true>>("384 x 28 b2 bulk values", mode, cub);
-          b.template row<policy<384, 23, 2, ballots, 1, true>>("384 x 23 b2 bulk values", mode, cub);
-        }
-        continue;
-      }
       if constexpr (sizeof(K) == 4) if (which == 7) {  // the library's layout with gaps: keys and pairs
         if (mode == 2) continue;
         const float cub = b.cub_ms(mode != 0);
@@ -403,7 +390,7 @@ int main(int argc, char** argv) {
     sorted_spread<std::uint32_t>(n, 4);
     return 0;
   }
-  if (which == 4 || which == 7 || which == 8) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)
+  if (which == 4 || which == 7) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)
     sweep<std::uint32_t>(n, "u32", false, which);
     return 0;
   }

@@ -28,7 +28,6 @@
 #include <cstdint>
 #include <type_traits>
 #include "parascan/block/block_exclusive_sum.cuh"
-#include "parascan/device/bulk_copy.cuh"
 #include "parascan/device/launch.cuh"
 #include "parascan/device/look_back.cuh"
 #include "parascan/device/onesweep/histogram.cuh"
@@ -40,14 +39,11 @@ using sort_detail::no_values;
 
 /// Tile shape and residency of the pass kernel. LookBackReads: how many predecessors' words a digit's
 /// thread reads at once in the look-back (1: one dependent load per predecessor, as CUB; 2: the
-/// default for keys of ≤ 4 bytes, device_onesweep.cuh; performance.md entries 26–27). BulkValues: a
-/// full tile's values come into their stage by one bulk copy (sm_90+, 16-byte aligned), started with
-/// the tile and permuted in shared memory once the ranks are known, instead of loaded into registers.
+/// default for keys of ≤ 4 bytes, device_onesweep.cuh; performance.md entries 26–27).
 template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots,
-          int LookBackReads = 1, bool BulkValues = false>
+          int LookBackReads = 1>
 struct policy {
   static constexpr int threads = Threads, items = Items, min_blocks = MinBlocks;
-  static constexpr bool bulk_values = BulkValues;
   static constexpr warp::match_method match = Match;
   static constexpr int look_back_reads = LookBackReads;
   static constexpr int tile_items = Threads * Items;
@@ -142,8 +138,6 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   __shared__ unsigned warp_totals[n_warps];
   __shared__ unsigned tile_shared;
   __shared__ int one_digit;  // ≥ 0: every key of the tile has this digit
-  __shared__ bulk_copy values_ready;
-  __shared__ bool values_bulk;  // the values' copy was started (Policy::bulk_values)
   extern __shared__ __align__(16) unsigned char pass_dynamic[];  // the values' stage (pass_dynamic_smem)
 
   // Launched after the previous kernel by programmatic dependent launch (when the sort's status words
@@ -165,18 +159,6 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const V* values_src = order == 0 ? io.values_in : writes_out(order - 1) ? io.values_out : io.values_temp;
   V* values_dst = writes_out(order) ? io.values_out : io.values_temp;
 
-  [[maybe_unused]] V* value_stage = reinterpret_cast<V*>(pass_dynamic);
-  // Bulk values: thread 0 starts the copy of its full tile's values as soon as it holds the tile.
-  [[maybe_unused]] bool bulk = false;
-  if constexpr (has_values && Policy::bulk_values) {
-    if (threadIdx.x == 0) {
-      const std::int64_t begin = portion_begin + static_cast<std::int64_t>(tile_shared) * tile_items;
-      constexpr unsigned bytes = sizeof(V) * tile_items;
-      values_bulk = values_src != nullptr && portion_begin + portion_n - begin >= tile_items &&
-                    bulk_copy::fits(values_src + begin, bytes);
-      if (values_bulk) values_ready.start(value_stage, values_src + begin, bytes);
-    }
-  }
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, d = threadIdx.x;
   const bool owns_digit = d < digits;
   const key_codec<U>& codec = digit.codec;
@@ -186,7 +168,6 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   for (int b = lane; b < digits; b += 32) s.warp_hist[warp][b] = 0;
   __syncthreads();
   const unsigned tile = tile_shared;
-  if constexpr (has_values && Policy::bulk_values) bulk = values_bulk;
   const std::int64_t tile_begin = portion_begin + static_cast<std::int64_t>(tile) * tile_items;
   const std::int64_t left = portion_begin + portion_n - tile_begin;
   const bool full = left >= tile_items;
@@ -253,22 +234,12 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
   __syncthreads();  // every rank is taken: the histograms' space becomes the stage
 
-  // 4. Keys to shared memory in sorted order; values loaded meanwhile (or, bulk, to their stage now).
+  // 4. Keys to shared memory in sorted order; values loaded meanwhile.
   U* key_stage = reinterpret_cast<U*>(s.stage);
 #pragma unroll
   for (int j = 0; j < items; ++j) key_stage[rank[j]] = key[j];
   [[maybe_unused]] std::conditional_t<has_values, V, char> value[items];
-  if constexpr (has_values && Policy::bulk_values) {
-    if (bulk) {  // the tile's values in input order, read out of their stage, then put back at their ranks
-      values_ready.wait();
-#pragma unroll
-      for (int j = 0; j < items; ++j) value[j] = value_stage[warp_begin + j * 32 + lane];
-      __syncthreads();  // (bulk is the same in every thread of the block)
-#pragma unroll
-      for (int j = 0; j < items; ++j) value_stage[rank[j]] = value[j];
-    }
-  }
-  if constexpr (has_values) if (!bulk) {
+  if constexpr (has_values) {
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
@@ -291,7 +262,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     base[d] = digit_begin - base[d];                    // modular: base + (its place in the tile)
     if (bins_out != nullptr && tile_begin + tile_items >= portion_begin + portion_n) bins_out[d] = digit_begin + own;
   }
-  if constexpr (has_values) if (!bulk) {
+  [[maybe_unused]] V* value_stage = reinterpret_cast<V*>(pass_dynamic);
+  if constexpr (has_values) {
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
