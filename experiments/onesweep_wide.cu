@@ -298,6 +298,8 @@ void wide_sort(void* temp, const unsigned* kin, unsigned* kout, unsigned* ktemp,
   }
 }
 
+bool any_wrong = false;
+
 struct rig {
   std::int64_t n;
   unsigned *in, *out, *ref, *ktemp, *vin, *vout, *vref, *vtemp;
@@ -347,6 +349,7 @@ struct rig {
     const float ms = median_ms({10, 2, 500}, f);
     std::printf("  %-34s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, wrong ? "WRONG" : "ok");
     if (wrong) std::printf("    %lld words differ\n", wrong);
+    any_wrong |= wrong != 0;
   }
   template <class P>
   void wide_row(const char* name, int mode, float cub) {
@@ -426,5 +429,5 @@ int main(int argc, char** argv) {
     }
   }
   r.memset_row<wide_policy<512, 16, 2>>();
-  return 0;
+  return any_wrong ? 1 : 0;
 }

@@ -70,6 +70,8 @@ TEST_F(cli, bad_values_and_output_paths_are_exit_2_before_the_device) {
       {PARASCAN_SORT_EXE, "--device-memory-limit 12Q", "radix_sort: error: --device-memory-limit: '12Q' is not"},
       {PARASCAN_SORT_EXE, "--device-memory-limit 1G --algorithm split4", "the out-of-core sort runs onesweep"},
       {PARASCAN_SCAN_EXE, "--device -1", "scan: error: --device: must be >= 0"},
+      {PARASCAN_VALIDATE_EXE, "--shard 4/4", "validate: error: --shard"},
+      {PARASCAN_VALIDATE_EXE, "--shard 1", "validate: error: --shard"},
   };
   for (const auto& c : cases) {
     const auto r = run_with_env(no_gpu, c.args, c.exe);
@@ -138,6 +140,31 @@ TEST_F(cli_gpu, empty_input_is_fine) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("0 items"), std::string::npos) << r.out;
   EXPECT_EQ(parascan::app::read_array(path("empty.npy"), std::nullopt).count, 0);
+}
+
+TEST_F(cli_gpu, validate_shards_split_the_matrix) {
+  // 'u32 max' is two cases (plain and segmented): the runs of --shard 0/2 and 1/2 add up to the
+  // unsharded run, and each shard passes.
+  const auto runs_of = [](const result& r) {
+    long long n = -1;
+    const auto at = r.out.find("validate: ");
+    for (auto p = at; p != std::string::npos; p = r.out.find("validate: ", p + 1))
+      if (std::sscanf(r.out.c_str() + p, "validate: %lld runs", &n) == 1) break;
+    return n;
+  };
+  const std::string filter = "--quick -q --filter 'u32 max'";
+  const auto whole = validate(filter);
+  ASSERT_EQ(whole.code, 0) << whole.out << whole.err;
+  long long sum = 0;
+  for (int i = 0; i < 2; ++i) {
+    const auto part = validate(filter + " --shard " + std::to_string(i) + "/2");
+    EXPECT_EQ(part.code, 0) << part.out << part.err;
+    EXPECT_NE(part.out.find("shard " + std::to_string(i) + "/2"), std::string::npos) << part.out;
+    EXPECT_GT(runs_of(part), 0) << part.out;
+    sum += runs_of(part);
+  }
+  EXPECT_GT(runs_of(whole), 0) << whole.out;
+  EXPECT_EQ(sum, runs_of(whole));
 }
 
 TEST_F(cli_gpu, coins_sum_matches_the_known_total) {

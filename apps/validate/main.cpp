@@ -34,6 +34,14 @@ struct matrix_options {
   bool quick = false;
   std::string filter;
   std::uint64_t seed = 20261122;
+  int shard = 0, shards = 1;     // --shard I/K: the cases i with i % K == I, counted after the filter
+  mutable std::int64_t seen = 0;  // cases the filter let through so far
+
+  /// Whether this process runs the case `name` (the filter, then the shard).
+  bool runs(const std::string& name) const {
+    if (!filter.empty() && name.find(filter) == std::string::npos) return false;
+    return seen++ % shards == shard;
+  }
 };
 
 struct tally {
@@ -76,7 +84,7 @@ void run_case(Op op, bool segmented, const matrix_options& m, tally& t, bool qui
   const std::string name = std::string(to_string(dtype_of<In>())) +
                            (std::is_same_v<In, Out> ? "" : "->" + std::string(to_string(dtype_of<Out>()))) + " " +
                            op_name<Op>() + (segmented ? " segmented" : "");
-  if (!m.filter.empty() && name.find(m.filter) == std::string::npos) return;
+  if (!m.runs(name)) return;
   std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(name));
   const int tile = scan_tile_items(sizeof(Out), segmented);
   const auto sizes = edge_sizes(tile, m.quick, std::is_same_v<Op, parascan::sum>, rng);
@@ -144,7 +152,7 @@ void run_select_case(const matrix_options& m, tally& t, bool quiet) {
   for (auto mode : {select_mode::select_flagged, select_mode::select_if, select_mode::select_in_place, select_mode::split_flagged,
                     select_mode::split_if, select_mode::indices_flagged, select_mode::indices_if}) {
     const std::string name = type + " " + validation::to_string(mode);
-    if (!m.filter.empty() && name.find(m.filter) == std::string::npos) continue;
+    if (!m.runs(name)) continue;
     std::string cells[2] = {"ok", "ok"};
     bool row_ok = true;
     for (std::int64_t n : sizes) {
@@ -176,7 +184,7 @@ void run_select_case(const matrix_options& m, tally& t, bool quiet) {
 template <class In, class Acc>
 void run_sat_case(const matrix_options& m, tally& t, bool quiet, double maxval) {
   const std::string name = std::string(to_string(dtype_of<In>())) + "→" + std::string(to_string(dtype_of<Acc>())) + " sat";
-  if (!m.filter.empty() && name.find(m.filter) == std::string::npos) return;
+  if (!m.runs(name)) return;
   std::vector<std::pair<std::int64_t, std::int64_t>> shapes = {{1, 1}, {1, 777}, {777, 1}, {127, 63}, {128, 64}, {129, 65},
                                                                {383, 191}, {4097, 3}, {3, 4097}, {257, 129}};
   if (!m.quick) shapes.push_back({1031, 1021});
@@ -232,7 +240,7 @@ void run_sat_case(const matrix_options& m, tally& t, bool quiet, double maxval) 
 template <class Key>
 void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
   const std::string name = std::string(to_string(dtype_of<Key>())) + " radix_sort";
-  if (!m.filter.empty() && name.find(m.filter) == std::string::npos) return;
+  if (!m.runs(name)) return;
   constexpr int key_bits = static_cast<int>(8 * sizeof(Key));
   std::vector<std::int64_t> sizes = {0, 1, 2, 255, 256, 257, 1337, 4096, 4096 + 5};
   // Onesweep tiles: 5888 (keys of ≤ 4 bytes), 4608 (8-byte keys), 7680 (pairs), 5376 (8-byte pairs).
@@ -330,7 +338,7 @@ void run_sort_case(const matrix_options& m, tally& t, bool quiet) {
 template <class T>
 void run_mc_case(const matrix_options& m, tally& t, bool quiet) {
   const std::string name = std::string(to_string(dtype_of<T>())) + " marching_cubes";
-  if (!m.filter.empty() && name.find(m.filter) == std::string::npos) return;
+  if (!m.runs(name)) return;
   std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(name));
   const double top = std::is_same_v<T, std::uint8_t> ? 250 : 60000;  // sample range of the integer types
   struct volume_case {
@@ -394,9 +402,21 @@ int main(int argc, char** argv) {
   common_options c;
   app.add_flag("--quick", m.quick, "Skip the large sizes (2^20+7, tile^2 +- 1)");
   app.add_option("--filter", m.filter, "Only cases whose name contains this text (e.g. 'u32 sum', 'segmented')");
+  std::string shard;
+  app.add_option("--shard", shard,
+                 "I/K: only every K-th case from case I (0 <= I < K), so that K processes share the matrix "
+                 "(e.g. 0/4 .. 3/4); each prints its own tally")
+      ->check([](const std::string& v) {
+        int i = -1, k = 0;
+        char end = 0;
+        return std::sscanf(v.c_str(), "%d/%d%c", &i, &k, &end) == 2 && k >= 1 && i >= 0 && i < k
+                   ? std::string()
+                   : "expected I/K with 0 <= I < K, e.g. 0/4";
+      });
   app.add_option("--seed", m.seed, "Seed of the inputs (printed with any failure)")->capture_default_str();
   add_common_options(app, c, "validate --quick --filter 'u32 sum'", 0);
   return run_tool(app, argc, argv, [&]() -> int {
+    if (!shard.empty()) std::sscanf(shard.c_str(), "%d/%d", &m.shard, &m.shards);
     const auto d = select_device(c.device);
     std::printf("validate: device %d: %s; sizes 0, 1, 31..33, tile-1..tile+1, 1337, 2 tiles+5, random%s\n", d.id,
                 d.name.c_str(), m.quick ? " (quick)" : ", 2^20+7, tile^2+-1 for sums");
@@ -432,15 +452,16 @@ int main(int argc, char** argv) {
     run_mc_case<std::uint16_t>(m, t, c.quiet);
     run_mc_case<float>(m, t, c.quiet);
     for (std::size_t i = 0; i < t.failures.size() && i < 20; ++i) std::printf("FAIL %s\n", t.failures[i].c_str());
+    if (m.shards > 1) std::printf("validate: shard %d/%d of the matrix\n", m.shard, m.shards);
     std::printf("validate: %lld runs in %lld rows: %lld passed, %lld failed\n", static_cast<long long>(t.runs),
                 static_cast<long long>(t.rows), static_cast<long long>(t.passed), static_cast<long long>(t.failed));
     if (!c.json.empty()) {
       json_object j;
       j.add("tool", "validate").add("device", d.name).add("runs", t.runs).add("passed", t.passed)
-          .add("failed", t.failed).add("quick", m.quick).add("filter", m.filter);
+          .add("failed", t.failed).add("quick", m.quick).add("filter", m.filter).add("shard", shard);
       write_json(c.json, j.str());
     }
-    if (t.runs == 0) throw input_error("--filter '" + m.filter + "' matches no case");
+    if (t.runs == 0) throw input_error("--filter '" + m.filter + "'" + (shard.empty() ? "" : " --shard " + shard) + " matches no case");
     if (t.failed) throw mismatch_error(std::to_string(t.failed) + " of " + std::to_string(t.runs) + " runs FAILED");
     return exit_ok;
   });
