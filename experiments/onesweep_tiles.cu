@@ -164,7 +164,7 @@ struct bench {
   // Keys (mode 0) or pairs (1) through run() with the library's layout in one allocation, a gap of
   // `pad` bytes before the keys' second buffer (`front`) or before each later piece (which = 7).
   template <class Policy>
-  void padded_row(int mode, std::size_t pad, bool front, float cub, const char* suffix = "") {
+  void padded_row(int mode, std::size_t pad, bool front, float cub) {
     using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
     CK(cudaMemset(out, 0xa5, n * sizeof(K)));
     CK(cudaMemset(vout, 0xa5, n * 4));
@@ -194,8 +194,8 @@ struct bench {
       ms = median_ms({10, 2, 500}, f);
     }
     CK(cudaFree(t));
-    char name[96];
-    std::snprintf(name, sizeof name, "carved, pad %zu %s%s", pad, front ? "front" : "between", suffix);
+    char name[64];
+    std::snprintf(name, sizeof name, "carved, pad %zu %s", pad, front ? "front" : "between");
     report(name, ms, cub, bad);
   }
   // The same sort through the library's entry (radix_sort_bits[_pairs]: default policy, double
@@ -263,17 +263,12 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
         std::printf("%s n=%lld %s %s: CUB %.4f ms\n", kname, (long long)n, dist_name[(int)d], mode == 0 ? "keys" : "pairs", cub);
         for (int twice = 0; twice < 2; ++twice) {
           if (mode == 0) ROW_LB(256, 23, 4, 2); else ROW(384, 26, 2, ballots);
-          if (mode == 1) b.template row<policy<384, 26, 2, ballots, 1, true>>("384 x 26 b2 split scatter", 1, cub);
-          if (mode == 1) b.template row<policy<384, 23, 2, ballots, 1, true>>("384 x 23 b2 split scatter", 1, cub);
           for (std::size_t pad : {std::size_t(0), std::size_t(4096), std::size_t(1) << 16, std::size_t(1) << 20,
                                   std::size_t(2) << 20, (std::size_t(3) << 20) + 4096, std::size_t(32) << 20}) {
             for (bool front : {false, true}) {
               if (pad == 0 && front) continue;
               if (mode == 0) b.template padded_row<policy<256, 23, 4, ballots, 2>>(0, pad, front, cub);
-              else {
-                b.template padded_row<policy<384, 26, 2, ballots>>(1, pad, front, cub);
-                b.template padded_row<policy<384, 26, 2, ballots, 1, true>>(1, pad, front, cub, " split scatter");
-              }
+              else b.template padded_row<policy<384, 26, 2, ballots>>(1, pad, front, cub);
             }
           }
         }

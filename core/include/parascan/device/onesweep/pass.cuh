@@ -41,12 +41,9 @@ using sort_detail::no_values;
 /// thread reads at once in the look-back (1: one dependent load per predecessor, as CUB; 2: the
 /// default for keys of ≤ 4 bytes, device_onesweep.cuh; performance.md entries 26–27).
 template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots,
-          int LookBackReads = 1, bool SplitScatter = false>
+          int LookBackReads = 1>
 struct policy {
   static constexpr int threads = Threads, items = Items, min_blocks = MinBlocks;
-  /// Pairs: the tile's keys all written, then its values (each value's place found again from its
-  /// staged key), rather than each value beside its key.
-  static constexpr bool split_scatter = SplitScatter;
   static constexpr warp::match_method match = Match;
   static constexpr int look_back_reads = LookBackReads;
   static constexpr int tile_items = Threads * Items;
@@ -283,14 +280,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       const U b = key_stage[i];
       const Offset at = base[digit(b)] + static_cast<Offset>(i);
       keys_dst[at] = codec.decode(b);
-      if constexpr (has_values && !Policy::split_scatter) values_dst[at] = value_stage[i];
-    }
-  }
-  if constexpr (has_values && Policy::split_scatter) {
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const int i = k * threads + threadIdx.x;
-      if (full || i < tile_n) values_dst[base[digit(key_stage[i])] + static_cast<Offset>(i)] = value_stage[i];
+      if constexpr (has_values) values_dst[at] = value_stage[i];
     }
   }
 }
