@@ -24,7 +24,7 @@
 #include "parascan/device/device_onesweep.cuh"
 #include "parascan/device/device_radix_sort.cuh"
 #include "parascan/device/device_select.cuh"  // the library entry's split1 path needs partition_flagged
-#include "experiment_timing.cuh"
+#include "cub_sort_timing.cuh"
 
 using namespace parascan;
 using namespace parascan::device::onesweep;
@@ -81,8 +81,7 @@ struct bench {
   std::uint32_t *vin, *vout, *vref, *vtemp;
   void* temp = nullptr;
   std::size_t cap = 0;
-  void* cub_temp = nullptr;
-  std::size_t cub_cap = 0;
+  cub_sort_timer cub_timer;
   explicit bench(std::int64_t n_) : n(n_) {
     CK(cudaMalloc(&in, n * sizeof(K))); CK(cudaMalloc(&out, n * sizeof(K))); CK(cudaMalloc(&ref, n * sizeof(K)));
     CK(cudaMalloc(&ktemp, n * sizeof(K)));
@@ -96,19 +95,7 @@ struct bench {
     for (std::int64_t i = 0; i < n; ++i) v[i] = random ? static_cast<std::uint32_t>(rng()) : static_cast<std::uint32_t>(i);
     CK(cudaMemcpy(vin, v.data(), n * 4, cudaMemcpyHostToDevice));
   }
-  float cub_ms(bool pairs) {
-    std::size_t b = 0;
-    auto f = [&] {
-      if (pairs) CK(cub::DeviceRadixSort::SortPairs(cub_temp, b, in, ref, vin, vref, static_cast<int>(n)));
-      else CK(cub::DeviceRadixSort::SortKeys(cub_temp, b, in, ref, static_cast<int>(n)));
-    };
-    void* keep = cub_temp;
-    cub_temp = nullptr;
-    f();
-    cub_temp = keep;
-    if (b > cub_cap) { if (cub_temp) CK(cudaFree(cub_temp)); CK(cudaMalloc(&cub_temp, b)); cub_cap = b; }
-    return median_ms({10, 2, 50}, f);
-  }
+  float cub_ms(bool pairs) { return cub_timer.ms(in, ref, vin, vref, n, pairs, {10, 2, 50}); }
   long long mismatches(const void* a, const void* b, std::size_t bytes) {
     std::vector<unsigned char> x(bytes), y(bytes);
     CK(cudaMemcpy(x.data(), a, bytes, cudaMemcpyDeviceToHost));

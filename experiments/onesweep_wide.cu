@@ -18,7 +18,7 @@
 #include <random>
 #include <vector>
 #include "parascan/device/device_onesweep.cuh"
-#include "experiment_timing.cuh"
+#include "cub_sort_timing.cuh"
 
 using namespace parascan;
 using namespace parascan::device;
@@ -303,8 +303,7 @@ bool any_wrong = false;
 struct rig {
   std::int64_t n;
   unsigned *in, *out, *ref, *ktemp, *vin, *vout, *vref, *vtemp;
-  void* cub_temp = nullptr;
-  std::size_t cub_cap = 0;
+  cub_sort_timer cub_timer;
   void* temp = nullptr;
   std::size_t temp_cap = 0;
   explicit rig(std::int64_t n_) : n(n_) {
@@ -317,19 +316,7 @@ struct rig {
     if (b > temp_cap) { if (temp) CK(cudaFree(temp)); CK(cudaMalloc(&temp, b)); temp_cap = b; }
     return temp;
   }
-  float cub_ms(bool pairs) {
-    std::size_t b = 0;
-    const auto f = [&] {
-      if (pairs) CK(cub::DeviceRadixSort::SortPairs(cub_temp, b, in, ref, vin, vref, static_cast<int>(n)));
-      else CK(cub::DeviceRadixSort::SortKeys(cub_temp, b, in, ref, static_cast<int>(n)));
-    };
-    void* keep = cub_temp;
-    cub_temp = nullptr;
-    f();
-    cub_temp = keep;
-    if (b > cub_cap) { if (cub_temp) CK(cudaFree(cub_temp)); CK(cudaMalloc(&cub_temp, b)); cub_cap = b; }
-    return median_ms({10, 2, 500}, f);
-  }
+  float cub_ms(bool pairs) { return cub_timer.ms(in, ref, vin, vref, n, pairs, {10, 2, 500}); }
   long long bad(const unsigned* a, const unsigned* b) {
     std::vector<unsigned> x(n), y(n);
     CK(cudaMemcpy(x.data(), a, n * 4, cudaMemcpyDeviceToHost));

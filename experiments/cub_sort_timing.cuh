@@ -1,0 +1,36 @@
+// CUB's radix sort as a user calls it (raw pointers, an int item count), for the sort experiments:
+// the median time of SortKeys, or SortPairs with u32 values, its temporary storage kept between
+// calls and grown when a call needs more.
+#pragma once
+#include <cub/device/device_radix_sort.cuh>
+#include <cstdint>
+#include "experiment_timing.cuh"
+
+struct cub_sort_timer {
+  void* temp = nullptr;
+  std::size_t cap = 0;
+  cub_sort_timer() = default;
+  cub_sort_timer(const cub_sort_timer&) = delete;
+  cub_sort_timer& operator=(const cub_sort_timer&) = delete;
+  ~cub_sort_timer() { if (temp) cudaFree(temp); }
+
+  /// Sorts in → ref (and vin → vref with `pairs`) as it times; ref and vref hold CUB's result after.
+  template <class K>
+  float ms(const K* in, K* ref, const std::uint32_t* vin, std::uint32_t* vref, std::int64_t n, bool pairs,
+           const timing_options& o) {
+    std::size_t bytes = 0;
+    void* t = nullptr;  // the size query first, then the calls on `temp`
+    const auto f = [&] {
+      if (pairs) CK(cub::DeviceRadixSort::SortPairs(t, bytes, in, ref, vin, vref, static_cast<int>(n)));
+      else CK(cub::DeviceRadixSort::SortKeys(t, bytes, in, ref, static_cast<int>(n)));
+    };
+    f();
+    if (bytes > cap) {
+      if (temp) CK(cudaFree(temp));
+      CK(cudaMalloc(&temp, bytes));
+      cap = bytes;
+    }
+    t = temp;
+    return median_ms(o, f);
+  }
+};
