@@ -147,8 +147,7 @@ TEST_F(cli_gpu, validate_shards_split_the_matrix) {
   // unsharded run, and each shard passes.
   const auto runs_of = [](const result& r) {
     long long n = -1;
-    const auto at = r.out.find("validate: ");
-    for (auto p = at; p != std::string::npos; p = r.out.find("validate: ", p + 1))
+    for (auto p = r.out.find("validate: "); p != std::string::npos; p = r.out.find("validate: ", p + 1))
       if (std::sscanf(r.out.c_str() + p, "validate: %lld runs", &n) == 1) break;
     return n;
   };

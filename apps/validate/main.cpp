@@ -44,6 +44,12 @@ struct matrix_options {
   }
 };
 
+/// "I/K" with 0 <= I < K: the shard's index and count.
+bool parse_shard(const std::string& v, int& i, int& k) {
+  char end = 0;
+  return std::sscanf(v.c_str(), "%d/%d%c", &i, &k, &end) == 2 && k >= 1 && i >= 0 && i < k;
+}
+
 struct tally {
   std::int64_t runs = 0, passed = 0, failed = 0, rows = 0, failed_rows = 0;
   std::vector<std::string> failures;
@@ -407,16 +413,13 @@ int main(int argc, char** argv) {
                  "I/K: only every K-th case from case I (0 <= I < K), so that K processes share the matrix "
                  "(e.g. 0/4 .. 3/4); each prints its own tally")
       ->check([](const std::string& v) {
-        int i = -1, k = 0;
-        char end = 0;
-        return std::sscanf(v.c_str(), "%d/%d%c", &i, &k, &end) == 2 && k >= 1 && i >= 0 && i < k
-                   ? std::string()
-                   : "expected I/K with 0 <= I < K, e.g. 0/4";
+        int i = 0, k = 0;
+        return parse_shard(v, i, k) ? std::string() : "expected I/K with 0 <= I < K, e.g. 0/4";
       });
   app.add_option("--seed", m.seed, "Seed of the inputs (printed with any failure)")->capture_default_str();
   add_common_options(app, c, "validate --quick --filter 'u32 sum'", 0);
   return run_tool(app, argc, argv, [&]() -> int {
-    if (!shard.empty()) std::sscanf(shard.c_str(), "%d/%d", &m.shard, &m.shards);
+    if (!shard.empty()) parse_shard(shard, m.shard, m.shards);
     const auto d = select_device(c.device);
     std::printf("validate: device %d: %s; sizes 0, 1, 31..33, tile-1..tile+1, 1337, 2 tiles+5, random%s\n", d.id,
                 d.name.c_str(), m.quick ? " (quick)" : ", 2^20+7, tile^2+-1 for sums");
