@@ -7,7 +7,10 @@
 // once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
 // entry (its temporary buffers carved from one allocation; keys also through run() with that layout),
 // alternated twice, then pairs with random values; 7: u32 keys and pairs through run() with the
-// library's layout in one allocation, gaps of 0 B to 32 MB before or between its pieces; 6: 4-byte keys, uniform random bits and the same sorted (as bench's `sorted`), CUB and the
+// library's layout in one allocation, gaps of 0 B to 32 MB before or between its pieces; 9: every
+// array of a u32 keys sort and a u32 pairs sort (inputs, outputs, second buffers, temporary storage)
+// laid one after another in one allocation with the same gap between each two, CUB's in the same
+// places, for gaps of 0 B to 32 MB: whether CUB's time, and ours, depend on where the arrays lie; 6: 4-byte keys, uniform random bits and the same sorted (as bench's `sorted`), CUB and the
 // default keys kernel, min / median / max of 50 timings without and with the stream held while the
 // host enqueues, and the host's time to enqueue one call, in rounds; -1 / -2: keys / pairs, CUB and
 // the default tile only, for a profiler).
@@ -365,6 +368,67 @@ void sorted_spread(std::int64_t n, int rounds) {
   }
 }
 
+// which = 9: the arrays of one sort at offsets k · (array + gap) of one allocation, ours and CUB's alike.
+void layout_sweep(std::int64_t n) {
+  using U = std::uint32_t;
+  const std::size_t bytes = align_up(static_cast<std::size_t>(n) * sizeof(U));
+  const pass_set ps{0, 32, 4, key_kind::unsigned_int, false};
+  using PK = default_policy_t<U, no_values>;
+  using PP = default_policy_t<U, U>;
+  std::size_t cub_keys = 0, cub_pairs = 0;
+  CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_keys, static_cast<const U*>(nullptr), static_cast<U*>(nullptr), static_cast<int>(n)));
+  CK(cub::DeviceRadixSort::SortPairs(nullptr, cub_pairs, static_cast<const U*>(nullptr), static_cast<U*>(nullptr),
+                                     static_cast<const U*>(nullptr), static_cast<U*>(nullptr), static_cast<int>(n)));
+  std::size_t temp = temp_bytes<PP, std::uint32_t>(n, 4);
+  for (std::size_t t : {temp_bytes<PK, std::uint32_t>(n, 4), cub_keys, cub_pairs}) temp = t > temp ? t : temp;
+  const std::size_t max_gap = std::size_t(32) << 20;
+  char* arena = nullptr;
+  CK(cudaMalloc(&arena, 6 * (bytes + max_gap) + temp));
+  std::vector<U> h(n), iota(n);
+  std::mt19937_64 rng(42);
+  for (std::int64_t i = 0; i < n; ++i) { h[i] = static_cast<U>(rng()); iota[i] = static_cast<U>(i); }
+  U *ref = nullptr, *vref = nullptr;  // CUB's results, outside the arena
+  CK(cudaMalloc(&ref, bytes));
+  CK(cudaMalloc(&vref, bytes));
+  const auto same = [&](const U* a, const U* b) {
+    std::vector<U> x(n), y(n);
+    CK(cudaMemcpy(x.data(), a, n * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(y.data(), b, n * 4, cudaMemcpyDeviceToHost));
+    return x == y;
+  };
+  std::printf("u32 n=%lld, arrays one after another with a gap between each two: ms (CUB / ours, ratio)\n", (long long)n);
+  for (std::size_t gap : {std::size_t(0), std::size_t(4096), std::size_t(1) << 16, std::size_t(1) << 20, std::size_t(2) << 20,
+                          (std::size_t(3) << 20) + 4096, std::size_t(32) << 20}) {
+    const auto at = [&](int k) { return reinterpret_cast<U*>(arena + k * (bytes + gap)); };
+    U *in = at(0), *out = at(1), *ktemp = at(2), *vin = at(3), *vout = at(4), *vtemp = at(5);
+    void* t = arena + 6 * (bytes + gap);
+    CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(vin, iota.data(), n * 4, cudaMemcpyHostToDevice));
+    // CUB, as a user calls it, with its temporary storage where ours lies.
+    const auto cub_k = [&] { std::size_t b = cub_keys; CK(cub::DeviceRadixSort::SortKeys(t, b, in, out, static_cast<int>(n))); };
+    const auto cub_p = [&] { std::size_t b = cub_pairs; CK(cub::DeviceRadixSort::SortPairs(t, b, in, out, vin, vout, static_cast<int>(n))); };
+    const buffers<U, no_values> kio{in, out, ktemp, nullptr, nullptr, nullptr};
+    const buffers<U, U> pio{in, out, ktemp, vin, vout, vtemp};
+    const auto our_k = [&] { CK((run<PK, std::uint32_t>(t, kio, n, ps, 0, false))); };
+    const auto our_p = [&] { CK((run<PP, std::uint32_t>(t, pio, n, ps, 0, false))); };
+    cub_p();
+    CK(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice));
+    CK(cudaMemcpy(vref, vout, bytes, cudaMemcpyDeviceToDevice));
+    CK(cudaMemset(out, 0xa5, bytes));
+    CK(cudaMemset(vout, 0xa5, bytes));
+    our_p();
+    CK(cudaDeviceSynchronize());
+    const bool ok = same(out, ref) && same(vout, vref);
+    const float ck = median_ms({10, 2, 500}, cub_k), ok_ms = median_ms({10, 2, 500}, our_k);
+    const float cp = median_ms({10, 2, 500}, cub_p), op = median_ms({10, 2, 500}, our_p);
+    std::printf("  gap %9zu B  keys %.4f / %.4f (%.3fx)  pairs %.4f / %.4f (%.3fx)  %s\n", gap, ck, ok_ms, ck / ok_ms, cp, op,
+                cp / op, ok ? "ok" : "WRONG");
+  }
+  CK(cudaFree(ref));
+  CK(cudaFree(vref));
+  CK(cudaFree(arena));
+}
+
 int main(int argc, char** argv) {
   const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
   const int which = argc > 2 ? std::atoi(argv[2]) : 1;
@@ -372,6 +436,10 @@ int main(int argc, char** argv) {
   // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct), the look-back
   // reading 2-8 predecessors at once (pairs, u32 and u64 keys), f32 at the default tiles; -1 / -2: for
   // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
+  if (which == 9) {
+    layout_sweep(n);
+    return 0;
+  }
   if (which == 6) {  // 4-byte keys, uniform and sorted: the spread of CUB's and our times
     sorted_spread<float>(n, 12);
     sorted_spread<std::uint32_t>(n, 4);
