@@ -99,7 +99,7 @@ struct bench {
     CK(cudaMemcpy(vin, v.data(), n * 4, cudaMemcpyHostToDevice));
   }
   float cub_ms(bool pairs) { return cub_timer.ms(in, ref, vin, vref, n, pairs, {10, 2, 50}); }
-  long long mismatches(const void* a, const void* b, std::size_t bytes) {
+  static long long mismatches(const void* a, const void* b, std::size_t bytes) {
     std::vector<unsigned char> x(bytes), y(bytes);
     CK(cudaMemcpy(x.data(), a, bytes, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(y.data(), b, bytes, cudaMemcpyDeviceToHost));
@@ -131,30 +131,12 @@ struct bench {
     }
     report(name, ms, cub, bad);
   }
-  // Keys through run() with the library's layout: the keys' second buffer carved from the front of one
-  // allocation and the Onesweep temporary storage after it (as device_radix_sort.cuh sort() does).
+  // Keys (mode 0) or pairs (1) through run() with the library's layout: the keys' (and values') second
+  // buffer carved from the front of one allocation and the Onesweep temporary storage after it (as
+  // device_radix_sort.cuh sort() does); with `pad`, a gap of that many bytes before the keys' second
+  // buffer (`front`) or before each later piece (which = 7). Named `name`, else by its gap.
   template <class Policy>
-  void carved_keys_row(float cub) {
-    using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
-    CK(cudaMemset(out, 0xa5, n * sizeof(K)));
-    const std::size_t key_buf = align_up(static_cast<std::size_t>(n) * sizeof(U));
-    const pass_set ps{0, 8 * int(sizeof(K)), int(sizeof(K)), kind_of_key<K>(), false};
-    char* t = nullptr;
-    CK(cudaMalloc(&t, key_buf + temp_bytes<Policy, std::uint32_t>(n, ps.passes)));
-    const buffers<U, no_values> io{reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), reinterpret_cast<U*>(t),
-                                   nullptr, nullptr, nullptr};
-    const auto f = [&] { CK((run<Policy, std::uint32_t>(t + key_buf, io, n, ps, 0, false))); };
-    f();
-    CK(cudaDeviceSynchronize());
-    const long long bad = mismatches(out, ref, n * sizeof(K));
-    const float ms = median_ms({10, 2, 50}, f);
-    CK(cudaFree(t));
-    report("run(), library layout", ms, cub, bad);
-  }
-  // Keys (mode 0) or pairs (1) through run() with the library's layout in one allocation, a gap of
-  // `pad` bytes before the keys' second buffer (`front`) or before each later piece (which = 7).
-  template <class Policy>
-  void padded_row(int mode, std::size_t pad, bool front, float cub) {
+  void padded_row(int mode, std::size_t pad, bool front, float cub, const char* name = nullptr) {
     using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
     CK(cudaMemset(out, 0xa5, n * sizeof(K)));
     CK(cudaMemset(vout, 0xa5, n * 4));
@@ -164,29 +146,22 @@ struct bench {
     const std::size_t os_at = vtemp_at + value_buf + (front || !mode ? 0 : pad);
     char* t = nullptr;
     CK(cudaMalloc(&t, os_at + temp_bytes<Policy, std::uint32_t>(n, ps.passes)));
-    float ms;
-    long long bad;
-    if (mode == 0) {
-      const buffers<U, no_values> io{reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), reinterpret_cast<U*>(t + ktemp_at),
-                                     nullptr, nullptr, nullptr};
+    float ms = 0;
+    const auto time = [&](const auto& io) {
       const auto f = [&] { CK((run<Policy, std::uint32_t>(t + os_at, io, n, ps, 0, false))); };
       f();
       CK(cudaDeviceSynchronize());
-      bad = mismatches(out, ref, n * sizeof(K));
       ms = median_ms({10, 2, 500}, f);
-    } else {
-      const buffers<U, std::uint32_t> io{reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), reinterpret_cast<U*>(t + ktemp_at),
-                                         vin, vout, reinterpret_cast<std::uint32_t*>(t + vtemp_at)};
-      const auto f = [&] { CK((run<Policy, std::uint32_t>(t + os_at, io, n, ps, 0, false))); };
-      f();
-      CK(cudaDeviceSynchronize());
-      bad = mismatches(out, ref, n * sizeof(K)) + mismatches(vout, vref, n * 4);
-      ms = median_ms({10, 2, 500}, f);
-    }
+    };
+    if (mode == 0) time(buffers<U, no_values>{reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out),
+                                              reinterpret_cast<U*>(t + ktemp_at), nullptr, nullptr, nullptr});
+    else time(buffers<U, std::uint32_t>{reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), reinterpret_cast<U*>(t + ktemp_at),
+                                        vin, vout, reinterpret_cast<std::uint32_t*>(t + vtemp_at)});
+    const long long bad = mismatches(out, ref, n * sizeof(K)) + (mode ? mismatches(vout, vref, n * 4) : 0);
     CK(cudaFree(t));
-    char name[64];
-    std::snprintf(name, sizeof name, "carved, pad %zu %s", pad, front ? "front" : "between");
-    report(name, ms, cub, bad);
+    char gap_name[64];
+    std::snprintf(gap_name, sizeof gap_name, "carved, pad %zu %s", pad, front ? "front" : "between");
+    report(name ? name : gap_name, ms, cub, bad);
   }
   // The same sort through the library's entry (radix_sort_bits[_pairs]: default policy, double
   // buffers carved from its one temporary allocation, as `bench` and users call it).
@@ -234,7 +209,7 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
                     mode == 0 ? "keys" : mode == 1 ? "pairs" : "argsort", cub);
         for (int twice = 0; twice < 2; ++twice) {
           if (mode == 0) ROW_LB(256, 23, 4, 2); else ROW(384, 26, 2, ballots);
-          if (mode == 0) b.template carved_keys_row<policy<256, 23, 4, ballots, 2>>(cub);
+          if (mode == 0) b.template padded_row<policy<256, 23, 4, ballots, 2>>(0, 0, false, cub, "run(), library layout");
           b.library_row(mode, cub);
         }
         if (mode == 1) {  // the same with random values, as `bench` sorts them
@@ -390,12 +365,6 @@ void layout_sweep(std::int64_t n) {
   U *ref = nullptr, *vref = nullptr;  // CUB's results, outside the arena
   CK(cudaMalloc(&ref, bytes));
   CK(cudaMalloc(&vref, bytes));
-  const auto same = [&](const U* a, const U* b) {
-    std::vector<U> x(n), y(n);
-    CK(cudaMemcpy(x.data(), a, n * 4, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(y.data(), b, n * 4, cudaMemcpyDeviceToHost));
-    return x == y;
-  };
   std::printf("u32 n=%lld, arrays one after another with a gap between each two: ms (CUB / ours, ratio)\n", (long long)n);
   for (std::size_t gap : {std::size_t(0), std::size_t(4096), std::size_t(1) << 16, std::size_t(1) << 20, std::size_t(2) << 20,
                           (std::size_t(3) << 20) + 4096, std::size_t(32) << 20}) {
@@ -418,7 +387,7 @@ void layout_sweep(std::int64_t n) {
     CK(cudaMemset(vout, 0xa5, bytes));
     our_p();
     CK(cudaDeviceSynchronize());
-    const bool ok = same(out, ref) && same(vout, vref);
+    const bool ok = bench<U>::mismatches(out, ref, bytes) + bench<U>::mismatches(vout, vref, bytes) == 0;
     const float ck = median_ms({10, 2, 500}, cub_k), ok_ms = median_ms({10, 2, 500}, our_k);
     const float cp = median_ms({10, 2, 500}, cub_p), op = median_ms({10, 2, 500}, our_p);
     std::printf("  gap %9zu B  keys %.4f / %.4f (%.3fx)  pairs %.4f / %.4f (%.3fx)  %s\n", gap, ck, ok_ms, ck / ok_ms, cp, op,

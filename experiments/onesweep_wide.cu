@@ -170,30 +170,33 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     first = __shfl_sync(0xffffffffu, first, leader);
     rank[j] = first + below - 1;
   }
-  if constexpr (Values && P::early_values) {  // the value stage is not shared with the counts
-    unsigned v[I];
+  // The thread's values loaded (input order), and put at their keys' ranks in their stage (argsort:
+  // the indices); early with P::early_values (the value stage is not shared with the counts), else
+  // loaded before the look-back and staged after it.
+  const auto load_values = [&](unsigned(&v)[I]) {
 #pragma unroll
     for (int j = 0; j < I; ++j) {
       const int i = warp_begin + j * 32 + lane;
       if (values_src != nullptr && (full || i < tile_n)) v[j] = values_src[tile_begin + i];
     }
+  };
+  const auto stage_values = [&](const unsigned(&v)[I]) {
 #pragma unroll
     for (int j = 0; j < I; ++j) {
       const int i = warp_begin + j * 32 + lane;
       if (full || i < tile_n) value_stage[rank[j]] = values_src ? v[j] : static_cast<unsigned>(tile_begin + i);
     }
+  };
+  if constexpr (Values && P::early_values) {
+    unsigned v[I];
+    load_values(v);
+    stage_values(v);
   }
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < I; ++j) key_stage[rank[j]] = key[j];
   unsigned value[I];
-  if constexpr (Values && !P::early_values) {
-#pragma unroll
-    for (int j = 0; j < I; ++j) {
-      const int i = warp_begin + j * 32 + lane;
-      if (values_src != nullptr && (full || i < tile_n)) value[j] = values_src[tile_begin + i];
-    }
-  }
+  if constexpr (Values && !P::early_values) load_values(value);
 
   // Look-back: the thread's 2R chains walked together, nearest predecessor first.
   {
@@ -235,13 +238,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       base[d] = bins[d] + ex[k] - first;
     }
   }
-  if constexpr (Values && !P::early_values) {
-#pragma unroll
-    for (int j = 0; j < I; ++j) {
-      const int i = warp_begin + j * 32 + lane;
-      if (full || i < tile_n) value_stage[rank[j]] = values_src ? value[j] : static_cast<unsigned>(tile_begin + i);
-    }
-  }
+  if constexpr (Values && !P::early_values) stage_values(value);
   __syncthreads();
 #pragma unroll
   for (int k = 0; k < I; ++k) {
