@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -28,6 +29,7 @@
 #include "parascan/device/device_radix_sort.cuh"
 #include "parascan/device/device_select.cuh"  // the library entry's split1 path needs partition_flagged
 #include "cub_sort_timing.cuh"
+#include "packed_pairs.cuh"
 
 using namespace parascan;
 using namespace parascan::device::onesweep;
@@ -358,7 +360,9 @@ void layout_sweep(std::int64_t n) {
   for (std::size_t t : {temp_bytes<PK, std::uint32_t>(n, 4), cub_keys, cub_pairs}) temp = t > temp ? t : temp;
   const std::size_t max_gap = std::size_t(32) << 20;
   char* arena = nullptr;
-  CK(cudaMalloc(&arena, 6 * (bytes + max_gap) + temp));
+  std::size_t packed_temp = temp_bytes<packed_policy, std::uint32_t>(n, 4);
+  temp = packed_temp > temp ? packed_temp : temp;
+  CK(cudaMalloc(&arena, 10 * (bytes + max_gap) + temp));
   std::vector<U> h(n), iota(n);
   std::mt19937_64 rng(42);
   for (std::int64_t i = 0; i < n; ++i) { h[i] = static_cast<U>(rng()); iota[i] = static_cast<U>(i); }
@@ -370,7 +374,9 @@ void layout_sweep(std::int64_t n) {
                           (std::size_t(3) << 20) + 4096, std::size_t(32) << 20}) {
     const auto at = [&](int k) { return reinterpret_cast<U*>(arena + k * (bytes + gap)); };
     U *in = at(0), *out = at(1), *ktemp = at(2), *vin = at(3), *vout = at(4), *vtemp = at(5);
-    void* t = arena + 6 * (bytes + gap);
+    auto* items_a = reinterpret_cast<std::uint64_t*>(at(6));  // two arrays' room each
+    auto* items_b = reinterpret_cast<std::uint64_t*>(at(8));
+    void* t = arena + 10 * (bytes + gap);
     CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(vin, iota.data(), n * 4, cudaMemcpyHostToDevice));
     // CUB, as a user calls it, with its temporary storage where ours lies.
@@ -380,6 +386,11 @@ void layout_sweep(std::int64_t n) {
     const buffers<U, U> pio{in, out, ktemp, vin, vout, vtemp};
     const auto our_k = [&] { CK((run<PK, std::uint32_t>(t, kio, n, ps, 0, false))); };
     const auto our_p = [&] { CK((run<PP, std::uint32_t>(t, pio, n, ps, 0, false))); };
+    const packed_buffers<U, U> packed{in, out, vin, vout, items_a, items_b}, packed_arg{in, out, nullptr, vout, items_a, items_b};
+    const buffers<U, U> plain_arg{in, out, ktemp, nullptr, vout, vtemp};
+    const auto our_pp = [&] { CK((run<packed_policy, std::uint32_t>(t, packed, n, ps, 0, false))); };
+    const auto our_pa = [&] { CK((run<packed_policy, std::uint32_t>(t, packed_arg, n, ps, 0, false))); };
+    const auto our_a = [&] { CK((run<PP, std::uint32_t>(t, plain_arg, n, ps, 0, false))); };
     cub_p();
     CK(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice));
     CK(cudaMemcpy(vref, vout, bytes, cudaMemcpyDeviceToDevice));
@@ -387,15 +398,100 @@ void layout_sweep(std::int64_t n) {
     CK(cudaMemset(vout, 0xa5, bytes));
     our_p();
     CK(cudaDeviceSynchronize());
-    const bool ok = bench<U>::mismatches(out, ref, bytes) + bench<U>::mismatches(vout, vref, bytes) == 0;
+    const long long bad_pairs = bench<U>::mismatches(out, ref, bytes) + bench<U>::mismatches(vout, vref, bytes);
+    if (bad_pairs) std::printf("  (pairs: %lld bytes differ from CUB's)\n", bad_pairs);
+    // The packed pairs and both argsorts must equal CUB's pairs too (the values are the indices).
+    long long bad_other = 0;
+    const char* names[] = {"packed pairs", "packed argsort", "argsort"};
+    int variant = 0;
+    for (const auto& f : {std::function<void()>(our_pp), std::function<void()>(our_pa), std::function<void()>(our_a)}) {
+      CK(cudaMemset(out, 0xa5, bytes));
+      CK(cudaMemset(vout, 0xa5, bytes));
+      f();
+      CK(cudaDeviceSynchronize());
+      const long long bad = bench<U>::mismatches(out, ref, bytes) + bench<U>::mismatches(vout, vref, bytes);
+      if (bad) std::printf("  (%s: %lld bytes differ from CUB's)\n", names[variant], bad);
+      ++variant;
+      bad_other += bad;
+    }
+    const bool ok = bad_pairs == 0;
     const float ck = median_ms({10, 2, 500}, cub_k), ok_ms = median_ms({10, 2, 500}, our_k);
     const float cp = median_ms({10, 2, 500}, cub_p), op = median_ms({10, 2, 500}, our_p);
-    std::printf("  gap %9zu B  keys %.4f / %.4f (%.3fx)  pairs %.4f / %.4f (%.3fx)  %s\n", gap, ck, ok_ms, ck / ok_ms, cp, op,
-                cp / op, ok ? "ok" : "WRONG");
+    const float opp = median_ms({10, 2, 500}, our_pp), oa = median_ms({10, 2, 500}, our_a), opa = median_ms({10, 2, 500}, our_pa);
+    std::printf("  gap %9zu B  keys %.4f / %.4f (%.3fx)  pairs %.4f / %.4f (%.3fx) packed %.4f (%.3fx)"
+                "  argsort %.4f (%.3fx) packed %.4f (%.3fx)  %s\n", gap, ck, ok_ms, ck / ok_ms, cp, op, cp / op, opp, cp / opp,
+                oa, cp / oa, opa, cp / opa, ok && bad_other == 0 ? "ok" : "WRONG");
   }
   CK(cudaFree(ref));
   CK(cudaFree(vref));
   CK(cudaFree(arena));
+}
+
+// which = 10: pairs of u32 keys and values (the indices), plain and packed (packed_pairs.cuh), over 1, 2
+// and 4 digits, beside CUB over the same bits, and 8-byte keys sorted on their upper 2 and 4 digits:
+// what the packed sort's first, last and middle passes cost.
+void packed_passes(std::int64_t n) {
+  using U = std::uint32_t;
+  using P64 = default_policy_t<std::uint64_t, no_values>;
+  using PP = default_policy_t<U, U>;
+  const std::size_t bytes = static_cast<std::size_t>(n) * 4;
+  std::vector<U> h(n), iota(n);
+  std::vector<std::uint64_t> h64(n);
+  std::mt19937_64 rng(42);
+  for (std::int64_t i = 0; i < n; ++i) {
+    h[i] = static_cast<U>(rng());
+    iota[i] = static_cast<U>(i);
+    h64[i] = (static_cast<std::uint64_t>(h[i]) << 32) | iota[i];
+  }
+  U *in, *out, *vin, *vout, *ktemp, *vtemp, *ref, *vref;
+  std::uint64_t *items_a, *items_b, *in64, *out64, *temp64;
+  for (U** a : {&in, &out, &vin, &vout, &ktemp, &vtemp, &ref, &vref}) CK(cudaMalloc(a, bytes));
+  for (std::uint64_t** a : {&items_a, &items_b, &in64, &out64, &temp64}) CK(cudaMalloc(a, 2 * bytes));
+  CK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(vin, iota.data(), bytes, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(in64, h64.data(), 2 * bytes, cudaMemcpyHostToDevice));
+  std::size_t cap = 0;
+  for (int bits : {8, 16, 32}) {
+    std::size_t b = 0;
+    CK(cub::DeviceRadixSort::SortPairs(nullptr, b, in, ref, vin, vref, static_cast<int>(n), 0, bits));
+    cap = std::max({cap, b, temp_bytes<PP, std::uint32_t>(n, 4), temp_bytes<packed_policy, std::uint32_t>(n, 4),
+                    temp_bytes<P64, std::uint32_t>(n, 4)});
+  }
+  void* t = nullptr;
+  CK(cudaMalloc(&t, cap));
+  std::printf("u32 pairs n=%lld (values: indices), ms\n", (long long)n);
+  for (int bits : {8, 16, 32}) {
+    const pass_set ps{0, bits, bits / 8, key_kind::unsigned_int, false};
+    const auto cub_p = [&] { std::size_t b = cap; CK(cub::DeviceRadixSort::SortPairs(t, b, in, out, vin, vout, static_cast<int>(n), 0, bits)); };
+    const buffers<U, U> plain{in, out, ktemp, vin, vout, vtemp};
+    const packed_buffers<U, U> packed{in, out, vin, vout, items_a, items_b};
+    const auto our_plain = [&] { CK((run<PP, std::uint32_t>(t, plain, n, ps, 0, false))); };
+    const auto our_packed = [&] { CK((run<packed_policy, std::uint32_t>(t, packed, n, ps, 0, false))); };
+    cub_p();
+    CK(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice));
+    CK(cudaMemcpy(vref, vout, bytes, cudaMemcpyDeviceToDevice));
+    long long bad[2];
+    int k = 0;
+    for (const auto& f : {std::function<void()>(our_plain), std::function<void()>(our_packed)}) {
+      CK(cudaMemset(out, 0xa5, bytes));
+      CK(cudaMemset(vout, 0xa5, bytes));
+      f();
+      CK(cudaDeviceSynchronize());
+      bad[k++] = bench<U>::mismatches(out, ref, bytes) + bench<U>::mismatches(vout, vref, bytes);
+    }
+    const float c = median_ms({10, 2, 500}, cub_p), pl = median_ms({10, 2, 500}, our_plain), pk = median_ms({10, 2, 500}, our_packed);
+    std::printf("  %2d bits: CUB %.4f  plain %.4f (%.3fx, %lld bad)  packed %.4f (%.3fx, %lld bad)\n", bits, c, pl, c / pl, bad[0],
+                pk, c / pk, bad[1]);
+  }
+  for (int digits : {2, 4}) {  // the packed items' middle passes alone
+    const pass_set ps{32, 32 + 8 * digits, digits, key_kind::unsigned_int, false};
+    const buffers<std::uint64_t, no_values> io{in64, out64, temp64, nullptr, nullptr, nullptr};
+    const float ms = median_ms({10, 2, 500}, [&] { CK((run<P64, std::uint32_t>(t, io, n, ps, 0, false))); });
+    std::printf("  u64 keys on bits [32, %d): %.4f ms\n", 32 + 8 * digits, ms);
+  }
+  for (U* a : {in, out, vin, vout, ktemp, vtemp, ref, vref}) CK(cudaFree(a));
+  for (std::uint64_t* a : {items_a, items_b, in64, out64, temp64}) CK(cudaFree(a));
+  CK(cudaFree(t));
 }
 
 int main(int argc, char** argv) {
@@ -405,6 +501,10 @@ int main(int argc, char** argv) {
   // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct), the look-back
   // reading 2-8 predecessors at once (pairs, u32 and u64 keys), f32 at the default tiles; -1 / -2: for
   // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
+  if (which == 10) {
+    packed_passes(n);
+    return 0;
+  }
   if (which == 9) {
     layout_sweep(n);
     return 0;

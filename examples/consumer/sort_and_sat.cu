@@ -15,6 +15,7 @@
 #include "parascan/device/look_back.cuh"
 #include "parascan/device/onesweep/histogram.cuh"
 #include "parascan/device/onesweep/pass.cuh"
+#include "parascan/device/onesweep/pass_io.cuh"
 #include "parascan/device/radix_digits.cuh"
 #include "parascan/device/sat/readers.cuh"
 #include "parascan/device/sat/single_pass.cuh"

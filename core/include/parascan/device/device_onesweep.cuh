@@ -74,9 +74,12 @@ inline std::size_t temp_bytes(std::int64_t n, int passes) {
 }
 
 /// The passes of a sort; `temp` holds temp_bytes<Policy, Offset>(n, ps.passes), ps.passes ≥ 1.
-template <class Policy, class Offset, class U, class V>
-cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_set& ps, cudaStream_t stream,
-                bool sync) {
+/// `Io`: what the passes read and write, onesweep::buffers (onesweep/pass_io.cuh) or an
+/// experiment's own.
+template <class Policy, class Offset, class Io>
+cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cudaStream_t stream, bool sync) {
+  using K = typename Io::key_type;
+  using V = typename Io::value_type;
   const temp_layout<Policy, Offset> layout(n, ps.passes);
   char* t = static_cast<char*>(temp);
   Offset* bins = reinterpret_cast<Offset*>(t + layout.bins);
@@ -94,7 +97,7 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
   if (layout.prezeroed && (e = dependent_launch_available(overlap)) != cudaSuccess) return e;
   const std::int64_t hist_tiles = (n + hist_tile - 1) / hist_tile;
   const unsigned hist_blocks = static_cast<unsigned>(hist_tiles < hist_max_blocks ? hist_tiles : hist_max_blocks);
-  histogram_kernel<U, Offset><<<hist_blocks, hist_threads, 0, stream>>>(io.keys_in, n, ps, bins, plan, hist_done);
+  histogram_kernel<K, Offset><<<hist_blocks, hist_threads, 0, stream>>>(io.keys_in, n, ps, bins, plan, hist_done);
   if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   std::int64_t launch_index = 0;
   for (int p = 0; p < ps.passes; ++p) {
@@ -115,17 +118,18 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
       const auto launch = [&](auto float_keys) {
         constexpr bool is_float = decltype(float_keys)::value;
         constexpr std::size_t smem = pass_dynamic_smem<Policy, V>();
-        const auto kernel = pass_kernel<Policy, U, V, Offset, is_float>;
+        using digit_type = typename Io::template digit_type<is_float>;
+        const auto kernel = pass_kernel<Policy, Io, digit_type, Offset>;
         if constexpr (smem > 0) {  // the values' own stage: static + dynamic may pass the 48 KB default
           const cudaError_t a = allow_dynamic_smem(kernel, static_cast<int>(smem));
           if (a != cudaSuccess) return a;
         }
         return launch_after_previous(overlap, kernel, static_cast<unsigned>(blocks),
                                      Policy::threads, smem, stream, io, static_cast<const pass_plan*>(plan), p, begin, count,
-                                     pass_digit<U, is_float>(ps.place(p)), bins_in, bins_out, launch_status,
+                                     digit_type(ps.place(p)), bins_in, bins_out, launch_status,
                                      counters + p * layout.portions + q);
       };
-      if constexpr (sizeof(U) >= 4) {  // floats are 4 or 8 bytes
+      if constexpr (sizeof(K) >= 4) {  // floats are 4 or 8 bytes
         e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});
       } else {
         e = launch(std::false_type{});
@@ -134,7 +138,7 @@ cudaError_t run(void* temp, const buffers<U, V>& io, std::int64_t n, const pass_
     }
   }
   const std::int64_t copy_blocks = (n + 255) / 256;
-  e = launch_after_previous(overlap, copy_when_no_pass_kernel<U, V>, static_cast<unsigned>(copy_blocks < 1024 ? copy_blocks : 1024),
+  e = launch_after_previous(overlap, copy_when_no_pass_kernel<Io>, static_cast<unsigned>(copy_blocks < 1024 ? copy_blocks : 1024),
                             256, 0, stream, io, static_cast<const pass_plan*>(plan), n);
   if (e != cudaSuccess) return e;
   return check_launch(stream, sync);

@@ -31,11 +31,10 @@
 #include "parascan/device/launch.cuh"
 #include "parascan/device/look_back.cuh"
 #include "parascan/device/onesweep/histogram.cuh"
+#include "parascan/device/onesweep/pass_io.cuh"
 #include "parascan/warp/warp_match.cuh"
 
 namespace parascan::device::onesweep {
-
-using sort_detail::no_values;
 
 /// Tile shape and residency of the pass kernel. LookBackReads: how many predecessors' words a digit's
 /// thread reads at once in the look-back (1: one dependent load per predecessor, as CUB; 2: the
@@ -58,35 +57,6 @@ template <class Policy, class V>
 constexpr std::size_t pass_dynamic_smem() {
   return std::is_same_v<V, no_values> ? 0 : sizeof(V) * Policy::tile_items;
 }
-
-/// The buffers of a sort: pass i of the plan reads `keys_in` (i = 0) or the previous pass's
-/// target, and writes `keys_out` or `keys_temp` (pass_plan); values alike. values_in == nullptr:
-/// the first pass writes each key's index as its value (argsort).
-template <class U, class V>
-struct buffers {
-  const U* keys_in;
-  U* keys_out;
-  U* keys_temp;
-  const V* values_in;
-  V* values_out;
-  V* values_temp;
-};
-
-/// A pass's digit: `bits` bits of the ordered key from `shift` (kernel parameters, read from the
-/// constant bank rather than held in registers). Float keys map −0.0 onto +0.0 first (key_codec);
-/// integer keys skip that compare and select.
-template <class U, bool FloatKeys>
-struct pass_digit {
-  key_codec<U> codec;
-  int shift;
-  unsigned mask;
-  __host__ __device__ pass_digit(const digit_place& p)
-      : codec(p.kind, p.descending), shift(p.shift), mask((1u << p.bits) - 1u) {}
-  __device__ __forceinline__ unsigned operator()(U b) const {
-    if constexpr (FloatKeys) b = codec.ordered(b);
-    return static_cast<unsigned>(b >> shift) & mask;
-  }
-};
 
 /// One digit's chain of tile counts for look_back_walk (one thread, counts summed as taken).
 struct digit_chain {
@@ -120,10 +90,12 @@ struct digit_chain {
 /// d of this portion starts in the output; the portion's last tile writes bins_out[d] (the next
 /// portion's bins_in) unless bins_out is null. `status` holds 256 zeroed words per tile,
 /// `tile_counter` a zeroed word.
-template <class Policy, class U, class V, class Offset, bool FloatKeys>
+template <class Policy, class Io, class Digit, class Offset>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
-    pass_kernel(buffers<U, V> io, const pass_plan* plan, int pass, std::int64_t portion_begin, std::int64_t portion_n,
-                pass_digit<U, FloatKeys> digit, const Offset* bins_in, Offset* bins_out, unsigned* status, unsigned* tile_counter) {
+    pass_kernel(Io io, const pass_plan* plan, int pass, std::int64_t portion_begin, std::int64_t portion_n, Digit digit,
+                const Offset* bins_in, Offset* bins_out, unsigned* status, unsigned* tile_counter) {
+  using U = typename Io::item_type;
+  using V = typename Io::value_type;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
   constexpr int threads = Policy::threads, items = Policy::items, n_warps = threads / 32;
   constexpr int tile_items = Policy::tile_items;
@@ -153,15 +125,10 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
   const int order = plan->order[pass];
   if (order < 0) return;  // every key has the same digit here: the pass would move nothing
-  const auto writes_out = [&](int i) { return ((plan->performed - 1 - i) & 1) == 0; };
-  const U* keys_src = order == 0 ? io.keys_in : writes_out(order - 1) ? io.keys_out : io.keys_temp;
-  U* keys_dst = writes_out(order) ? io.keys_out : io.keys_temp;
-  const V* values_src = order == 0 ? io.values_in : writes_out(order - 1) ? io.values_out : io.values_temp;
-  V* values_dst = writes_out(order) ? io.values_out : io.values_temp;
+  const typename Io::ends ends = io.at(order, plan->performed, digit.codec);
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, d = threadIdx.x;
   const bool owns_digit = d < digits;
-  const key_codec<U>& codec = digit.codec;
 
   // 1. Tile, cleared histograms, keys.
 #pragma unroll
@@ -176,14 +143,14 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   U key[items];
   if (full) {
 #pragma unroll
-    for (int j = 0; j < items; ++j) key[j] = codec.encode(keys_src[tile_begin + warp_begin + j * 32 + lane]);
+    for (int j = 0; j < items; ++j) key[j] = ends.load(tile_begin + warp_begin + j * 32 + lane);
   } else {
     // Items past the end take the largest bits, so the largest digit: last in input order, they
     // rank after every real key and fill the places [tile_n, tile_items).
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
-      key[j] = i < tile_n ? codec.encode(keys_src[tile_begin + i]) : static_cast<U>(~U(0));
+      key[j] = i < tile_n ? ends.load(tile_begin + i) : static_cast<U>(~U(0));
     }
   }
 
@@ -243,7 +210,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
-      if (values_src != nullptr && (full || i < tile_n)) value[j] = values_src[tile_begin + i];
+      if (ends.values_src != nullptr && (full || i < tile_n)) value[j] = ends.values_src[tile_begin + i];
     }
   }
 
@@ -267,7 +234,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
-      if (full || i < tile_n) value_stage[rank[j]] = values_src ? value[j] : static_cast<V>(tile_begin + i);
+      if (full || i < tile_n) value_stage[rank[j]] = ends.values_src ? value[j] : static_cast<V>(tile_begin + i);
     }
   }
   __syncthreads();
@@ -279,22 +246,20 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     if (full || i < tile_n) {
       const U b = key_stage[i];
       const Offset at = base[digit(b)] + static_cast<Offset>(i);
-      keys_dst[at] = codec.decode(b);
-      if constexpr (has_values) values_dst[at] = value_stage[i];
+      if constexpr (has_values) ends.store(at, b, value_stage[i]);
+      else ends.store(at, b, no_values{});
     }
   }
 }
 
 /// When the plan runs no pass (every pass's keys share one digit), the output is the input.
-template <class U, class V>
-__global__ void copy_when_no_pass_kernel(buffers<U, V> io, const pass_plan* plan, std::int64_t n) {
+template <class Io>
+__global__ void copy_when_no_pass_kernel(Io io, const pass_plan* plan, std::int64_t n) {
   wait_for_previous_grid();
   if (plan->performed != 0) return;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    io.keys_out[i] = io.keys_in[i];
-    if constexpr (!std::is_same_v<V, no_values>) io.values_out[i] = io.values_in ? io.values_in[i] : static_cast<V>(i);
-  }
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    io.copy(i);
 }
 
 }  // namespace parascan::device::onesweep
