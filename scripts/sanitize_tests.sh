@@ -5,7 +5,9 @@
 #
 #   scripts/sanitize_tests.sh OUTDIR GTEST_FILTER TOOL...     e.g.  "sort_test.*:sort_typed/4.*" racecheck synccheck
 #
-# Environment: PARASCAN_BUILD_DIR (default build-gpu), JOBS (default 8), LIMIT (seconds per test, default 280).
+# Environment: PARASCAN_BUILD_DIR (default build-gpu), JOBS (default 8), LIMIT (seconds per test, default 280),
+# SANITIZER_ARGS (more compute-sanitizer options: e.g. "--kernel-name kns=onesweep" in one call and
+# "--kernel-name-exclude kns=onesweep" in another split a long test's kernels between two runs).
 # OUTDIR/<tool>.<test>.log per run; OUTDIR/sanitize-summary.txt: one line per run (clean, ERRORS,
 # TIMEOUT, SKIPPED: the test itself skipped, e.g. no GPU) and the totals. Exit 0 only when every run
 # finished clean.
@@ -14,7 +16,7 @@ if [ $# -lt 3 ]; then echo "usage: $0 OUTDIR GTEST_FILTER TOOL..." >&2; exit 2; 
 out=$1 filter=$2; shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 binary=${PARASCAN_BUILD_DIR:-$root/build-gpu}/tests/gpu_tests
-jobs=${JOBS:-8} limit=${LIMIT:-280}
+jobs=${JOBS:-8} limit=${LIMIT:-280} extra=${SANITIZER_ARGS:-}
 mkdir -p "$out"
 summary=$out/sanitize-summary.txt
 if ! command -v compute-sanitizer >/dev/null 2>&1; then echo "compute-sanitizer not found" | tee "$summary"; exit 77; fi
@@ -28,7 +30,8 @@ if [ -z "$tests" ]; then echo "no test matches $filter" | tee "$summary"; exit 2
 
 run_one() {  # run_one TOOL TEST
   local tool=$1 test=$2 log=$out/$1.${2//\//_}.log t0=$(date +%s)
-  PARASCAN_TEST_SMALL=1 timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 \
+  # shellcheck disable=SC2086  # $extra: options split on spaces
+  PARASCAN_TEST_SMALL=1 timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 $extra \
     "$binary" --gtest_filter="$test" --gtest_brief=1 > "$log" 2>&1
   local rc=$? verdict
   case $rc in 0) verdict=clean ;; 124) verdict=TIMEOUT ;; *) verdict="ERRORS (exit $rc)" ;; esac
@@ -37,7 +40,7 @@ run_one() {  # run_one TOOL TEST
     "$(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' "$log" | tail -1)"
 }
 export -f run_one
-export out limit binary
+export out limit binary extra
 
 for tool in "$@"; do for t in $tests; do echo "$tool $t"; done; done |
   xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1"' | sort > "$summary.runs"
