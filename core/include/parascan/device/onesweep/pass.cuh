@@ -21,6 +21,8 @@
 //      by consecutive threads; a value goes out beside its key, to the same position. (CUB passes
 //      values through the keys' stage after the keys have left it: two more barriers and every item's
 //      digit looked up again; 1–2% slower here, docs/performance.md entry 24.)
+//   What a pass reads and writes, and how keys are converted on the way, comes from its Io
+//   (onesweep/pass_io.cuh: the library's `buffers`, or an experiment's own).
 //   Traffic: keys (and values) read once and written once per pass, plus 256 status words per tile.
 //   Stable: within a tile keys rank by (digit, input position), and tiles come in input order.
 //   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers at most 2^28 keys.
