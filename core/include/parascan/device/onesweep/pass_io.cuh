@@ -4,6 +4,13 @@
 // them, and takes digits with `Io::digit_type`. The library's Io is `buffers`, the caller's arrays
 // with a second buffer of each; experiments bring their own (experiments/packed_pairs.cuh sorts
 // pairs as 8-byte items through the same kernel).
+//
+// An Io has: key_type (the caller's keys, which the histogram reads from `keys_in`), item_type (what
+// a pass ranks, stages and stores), value_type (no_values, or what the values' stage holds),
+// digit_type<FloatKeys> (built from a digit_place; its `codec` is key_codec<key_type>),
+// at(i, performed, codec) → ends of the i-th of `performed` passes that run, with load(index) → item,
+// store(position, item, value) and, with values, `values_src` (null: the index is the value), and
+// copy(index) for a sort in which no pass runs.
 #pragma once
 #include <cstdint>
 #include <type_traits>
