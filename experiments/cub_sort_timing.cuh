@@ -1,10 +1,23 @@
 // CUB's radix sort as a user calls it (raw pointers, an int item count), for the sort experiments:
 // the median time of SortKeys, or SortPairs with u32 values, its temporary storage kept between
-// calls and grown when a call needs more.
+// calls and grown when a call needs more; and the comparison of an output with CUB's.
 #pragma once
 #include <cub/device/device_radix_sort.cuh>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 #include "experiment_timing.cuh"
+
+/// How many bytes of two device arrays differ (0: equal).
+inline long long mismatches(const void* a, const void* b, std::size_t bytes) {
+  std::vector<unsigned char> x(bytes), y(bytes);
+  CK(cudaMemcpy(x.data(), a, bytes, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(y.data(), b, bytes, cudaMemcpyDeviceToHost));
+  if (std::memcmp(x.data(), y.data(), bytes) == 0) return 0;
+  long long bad = 0;
+  for (std::size_t i = 0; i < bytes; ++i) bad += x[i] != y[i];
+  return bad;
+}
 
 struct cub_sort_timer {
   void* temp = nullptr;

@@ -101,15 +101,6 @@ struct bench {
     CK(cudaMemcpy(vin, v.data(), n * 4, cudaMemcpyHostToDevice));
   }
   float cub_ms(bool pairs) { return cub_timer.ms(in, ref, vin, vref, n, pairs, {10, 2, 50}); }
-  static long long mismatches(const void* a, const void* b, std::size_t bytes) {
-    std::vector<unsigned char> x(bytes), y(bytes);
-    CK(cudaMemcpy(x.data(), a, bytes, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(y.data(), b, bytes, cudaMemcpyDeviceToHost));
-    if (std::memcmp(x.data(), y.data(), bytes) == 0) return 0;
-    long long bad = 0;
-    for (std::size_t i = 0; i < bytes; ++i) bad += x[i] != y[i];
-    return bad;
-  }
   // One result line: time, ratio to CUB, and whether the output equalled CUB's.
   static void report(const char* name, float ms, float cub, long long bad) {
     std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
@@ -338,7 +329,7 @@ void sorted_spread(std::int64_t n, int rounds) {
       std::printf("  ours ");
       spread([&] { CK((run<P, std::uint32_t>(t, io, n, ps, 0, false))); });
       CK(cudaDeviceSynchronize());
-      std::printf("  %s\n", b.mismatches(b.out, b.ref, n * sizeof(K)) ? "WRONG" : "ok");
+      std::printf("  %s\n", mismatches(b.out, b.ref, n * sizeof(K)) ? "WRONG" : "ok");
     }
     CK(cudaFree(t));
     CK(cudaFree(ct));
@@ -398,7 +389,7 @@ void layout_sweep(std::int64_t n) {
     CK(cudaMemset(vout, 0xa5, bytes));
     our_p();
     CK(cudaDeviceSynchronize());
-    const long long bad_pairs = bench<U>::mismatches(out, ref, bytes) + bench<U>::mismatches(vout, vref, bytes);
+    const long long bad_pairs = mismatches(out, ref, bytes) + mismatches(vout, vref, bytes);
     if (bad_pairs) std::printf("  (pairs: %lld bytes differ from CUB's)\n", bad_pairs);
     // The packed pairs and both argsorts must equal CUB's pairs too (the values are the indices).
     long long bad_other = 0;
@@ -409,7 +400,7 @@ void layout_sweep(std::int64_t n) {
       CK(cudaMemset(vout, 0xa5, bytes));
       f();
       CK(cudaDeviceSynchronize());
-      const long long bad = bench<U>::mismatches(out, ref, bytes) + bench<U>::mismatches(vout, vref, bytes);
+      const long long bad = mismatches(out, ref, bytes) + mismatches(vout, vref, bytes);
       if (bad) std::printf("  (%s: %lld bytes differ from CUB's)\n", names[variant], bad);
       ++variant;
       bad_other += bad;
@@ -427,73 +418,6 @@ void layout_sweep(std::int64_t n) {
   CK(cudaFree(arena));
 }
 
-// which = 10: pairs of u32 keys and values (the indices), plain and packed (packed_pairs.cuh), over 1, 2
-// and 4 digits, beside CUB over the same bits, and 8-byte keys sorted on their upper 2 and 4 digits:
-// what the packed sort's first, last and middle passes cost.
-void packed_passes(std::int64_t n) {
-  using U = std::uint32_t;
-  using P64 = default_policy_t<std::uint64_t, no_values>;
-  using PP = default_policy_t<U, U>;
-  const std::size_t bytes = static_cast<std::size_t>(n) * 4;
-  std::vector<U> h(n), iota(n);
-  std::vector<std::uint64_t> h64(n);
-  std::mt19937_64 rng(42);
-  for (std::int64_t i = 0; i < n; ++i) {
-    h[i] = static_cast<U>(rng());
-    iota[i] = static_cast<U>(i);
-    h64[i] = (static_cast<std::uint64_t>(h[i]) << 32) | iota[i];
-  }
-  U *in, *out, *vin, *vout, *ktemp, *vtemp, *ref, *vref;
-  std::uint64_t *items_a, *items_b, *in64, *out64, *temp64;
-  for (U** a : {&in, &out, &vin, &vout, &ktemp, &vtemp, &ref, &vref}) CK(cudaMalloc(a, bytes));
-  for (std::uint64_t** a : {&items_a, &items_b, &in64, &out64, &temp64}) CK(cudaMalloc(a, 2 * bytes));
-  CK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(vin, iota.data(), bytes, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(in64, h64.data(), 2 * bytes, cudaMemcpyHostToDevice));
-  std::size_t cap = 0;
-  for (int bits : {8, 16, 32}) {
-    std::size_t b = 0;
-    CK(cub::DeviceRadixSort::SortPairs(nullptr, b, in, ref, vin, vref, static_cast<int>(n), 0, bits));
-    cap = std::max({cap, b, temp_bytes<PP, std::uint32_t>(n, 4), temp_bytes<packed_policy, std::uint32_t>(n, 4),
-                    temp_bytes<P64, std::uint32_t>(n, 4)});
-  }
-  void* t = nullptr;
-  CK(cudaMalloc(&t, cap));
-  std::printf("u32 pairs n=%lld (values: indices), ms\n", (long long)n);
-  for (int bits : {8, 16, 32}) {
-    const pass_set ps{0, bits, bits / 8, key_kind::unsigned_int, false};
-    const auto cub_p = [&] { std::size_t b = cap; CK(cub::DeviceRadixSort::SortPairs(t, b, in, out, vin, vout, static_cast<int>(n), 0, bits)); };
-    const buffers<U, U> plain{in, out, ktemp, vin, vout, vtemp};
-    const packed_buffers<U, U> packed{in, out, vin, vout, items_a, items_b};
-    const auto our_plain = [&] { CK((run<PP, std::uint32_t>(t, plain, n, ps, 0, false))); };
-    const auto our_packed = [&] { CK((run<packed_policy, std::uint32_t>(t, packed, n, ps, 0, false))); };
-    cub_p();
-    CK(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice));
-    CK(cudaMemcpy(vref, vout, bytes, cudaMemcpyDeviceToDevice));
-    long long bad[2];
-    int k = 0;
-    for (const auto& f : {std::function<void()>(our_plain), std::function<void()>(our_packed)}) {
-      CK(cudaMemset(out, 0xa5, bytes));
-      CK(cudaMemset(vout, 0xa5, bytes));
-      f();
-      CK(cudaDeviceSynchronize());
-      bad[k++] = bench<U>::mismatches(out, ref, bytes) + bench<U>::mismatches(vout, vref, bytes);
-    }
-    const float c = median_ms({10, 2, 500}, cub_p), pl = median_ms({10, 2, 500}, our_plain), pk = median_ms({10, 2, 500}, our_packed);
-    std::printf("  %2d bits: CUB %.4f  plain %.4f (%.3fx, %lld bad)  packed %.4f (%.3fx, %lld bad)\n", bits, c, pl, c / pl, bad[0],
-                pk, c / pk, bad[1]);
-  }
-  for (int digits : {2, 4}) {  // the packed items' middle passes alone
-    const pass_set ps{32, 32 + 8 * digits, digits, key_kind::unsigned_int, false};
-    const buffers<std::uint64_t, no_values> io{in64, out64, temp64, nullptr, nullptr, nullptr};
-    const float ms = median_ms({10, 2, 500}, [&] { CK((run<P64, std::uint32_t>(t, io, n, ps, 0, false))); });
-    std::printf("  u64 keys on bits [32, %d): %.4f ms\n", 32 + 8 * digits, ms);
-  }
-  for (U* a : {in, out, vin, vout, ktemp, vtemp, ref, vref}) CK(cudaFree(a));
-  for (std::uint64_t* a : {items_a, items_b, in64, out64, temp64}) CK(cudaFree(a));
-  CK(cudaFree(t));
-}
-
 int main(int argc, char** argv) {
   const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
   const int which = argc > 2 ? std::atoi(argv[2]) : 1;
@@ -501,10 +425,6 @@ int main(int argc, char** argv) {
   // 2: the pairs sweep (u32 keys with u32 values and argsort, uniform and few-distinct), the look-back
   // reading 2-8 predecessors at once (pairs, u32 and u64 keys), f32 at the default tiles; -1 / -2: for
   // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
-  if (which == 10) {
-    packed_passes(n);
-    return 0;
-  }
   if (which == 9) {
     layout_sweep(n);
     return 0;

@@ -26,9 +26,9 @@ struct packed_digit {
   }
 };
 
-/// 4-byte keys with 4-byte values as 8-byte items (see the top of the file). `items_a` is written by the pass
-/// before the last, `items_b` by the one before it, and so on alternately; sorts of at most two
-/// passes need only items_a.
+/// 4-byte keys with 4-byte values as 8-byte items (see the top of the file). `items_a` is written by
+/// the pass before the last, `items_b` by the one before it, and so on alternately; sorts of at most
+/// two passes need only items_a.
 template <class K, class V>
 struct packed_buffers {
   static_assert(sizeof(K) == 4 && sizeof(V) == 4);
