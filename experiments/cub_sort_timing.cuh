@@ -19,6 +19,17 @@ inline long long mismatches(const void* a, const void* b, std::size_t bytes) {
   return bad;
 }
 
+/// Runs the pairs sort `f` with its outputs poisoned first, then counts the bytes of its keys and
+/// values that differ from the reference's (`bytes` each).
+template <class F>
+long long poisoned_mismatches(F&& f, void* out, const void* ref, void* vout, const void* vref, std::size_t bytes) {
+  CK(cudaMemset(out, 0xa5, bytes));
+  CK(cudaMemset(vout, 0xa5, bytes));
+  f();
+  CK(cudaDeviceSynchronize());
+  return mismatches(out, ref, bytes) + mismatches(vout, vref, bytes);
+}
+
 struct cub_sort_timer {
   void* temp = nullptr;
   std::size_t cap = 0;

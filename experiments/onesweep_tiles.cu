@@ -385,22 +385,14 @@ void layout_sweep(std::int64_t n) {
     cub_p();
     CK(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice));
     CK(cudaMemcpy(vref, vout, bytes, cudaMemcpyDeviceToDevice));
-    CK(cudaMemset(out, 0xa5, bytes));
-    CK(cudaMemset(vout, 0xa5, bytes));
-    our_p();
-    CK(cudaDeviceSynchronize());
-    const long long bad_pairs = mismatches(out, ref, bytes) + mismatches(vout, vref, bytes);
+    const long long bad_pairs = poisoned_mismatches(our_p, out, ref, vout, vref, bytes);
     if (bad_pairs) std::printf("  (pairs: %lld bytes differ from CUB's)\n", bad_pairs);
     // The packed pairs and both argsorts must equal CUB's pairs too (the values are the indices).
     long long bad_other = 0;
     const char* names[] = {"packed pairs", "packed argsort", "argsort"};
     int variant = 0;
     for (const auto& f : {std::function<void()>(our_pp), std::function<void()>(our_pa), std::function<void()>(our_a)}) {
-      CK(cudaMemset(out, 0xa5, bytes));
-      CK(cudaMemset(vout, 0xa5, bytes));
-      f();
-      CK(cudaDeviceSynchronize());
-      const long long bad = mismatches(out, ref, bytes) + mismatches(vout, vref, bytes);
+      const long long bad = poisoned_mismatches(f, out, ref, vout, vref, bytes);
       if (bad) std::printf("  (%s: %lld bytes differ from CUB's)\n", names[variant], bad);
       ++variant;
       bad_other += bad;

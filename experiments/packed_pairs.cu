@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <random>
 #include <vector>
 #include "parascan/device/device_onesweep.cuh"
@@ -60,15 +59,8 @@ int packed_passes(std::int64_t n) {
     cub_p();
     CK(cudaMemcpy(ref, out, bytes, cudaMemcpyDeviceToDevice));
     CK(cudaMemcpy(vref, vout, bytes, cudaMemcpyDeviceToDevice));
-    long long bad[2];
-    int k = 0;
-    for (const auto& f : {std::function<void()>(our_plain), std::function<void()>(our_packed)}) {
-      CK(cudaMemset(out, 0xa5, bytes));
-      CK(cudaMemset(vout, 0xa5, bytes));
-      f();
-      CK(cudaDeviceSynchronize());
-      bad[k++] = mismatches(out, ref, bytes) + mismatches(vout, vref, bytes);
-    }
+    const long long bad[2] = {poisoned_mismatches(our_plain, out, ref, vout, vref, bytes),
+                              poisoned_mismatches(our_packed, out, ref, vout, vref, bytes)};
     const float c = median_ms({10, 2, 500}, cub_p), pl = median_ms({10, 2, 500}, our_plain), pk = median_ms({10, 2, 500}, our_packed);
     std::printf("  %2d bits: CUB %.4f  plain %.4f (%.3fx, %lld bad)  packed %.4f (%.3fx, %lld bad)\n", bits, c, pl, c / pl, bad[0],
                 pk, c / pk, bad[1]);
