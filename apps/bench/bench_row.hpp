@@ -13,6 +13,9 @@ struct row {
   bool ok = true;
   int passes = 0;  ///< sort rows: digit passes of the key width (time per pass = ms / passes)
   bool has_cub = true;  ///< false: CUB has no same operation (cub_ms unused; no ratio is reported)
+  /// CUB's time with an `int` and with an std::int64_t count (validation/cub_count.hpp); cub_ms is
+  /// the faster. Zero where only one form was timed.
+  double cub_int32_ms = 0, cub_int64_ms = 0;
   double items_per_s() const { return n / (ms * 1e-3); }
   double gbs() const { return bytes / (ms * 1e-3) / 1e9; }
 };

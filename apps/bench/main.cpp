@@ -19,6 +19,7 @@
 #include "../common/json.hpp"
 #include "array_io.hpp"
 #include "parascan/device_info.hpp"
+#include "parascan/validation/cub_count.hpp"
 #include "runner.hpp"
 #include "sort_bench.hpp"
 
@@ -36,15 +37,21 @@ struct bench_args {
 };
 
 std::string csv_of(const std::vector<row>& rows) {
-  std::string s = "primitive,type,n,algorithm,strategy,time_ms,items_per_s,gb_per_s,copy_gb_per_s,fraction_of_copy,cub_time_ms,ratio_to_cub,check,passes,pass_ms,cub_pass_ms\n";
+  // cub_time_ms is the faster of cub_int_ms and cub_int64_ms (CUB called with an `int` or an
+  // std::int64_t count); cub_version names the CUB headers measured.
+  std::string s = "primitive,type,n,algorithm,strategy,time_ms,items_per_s,gb_per_s,copy_gb_per_s,fraction_of_copy,cub_time_ms,ratio_to_cub,check,passes,pass_ms,cub_pass_ms,cub_int_ms,cub_int64_ms,cub_version\n";
+  const std::string version = validation::cub_version();
   for (const auto& r : rows) {
     char cub[64] = ",";  // empty cub_time_ms and ratio_to_cub where CUB has no same operation
     if (r.has_cub) std::snprintf(cub, sizeof cub, "%.6f,%.4f", r.cub_ms, r.cub_ms / r.ms);
-    char line[640];
-    std::snprintf(line, sizeof line, "%s,%s,%lld,%s,%s,%.6f,%.6e,%.3f,%.3f,%.4f,%s,%s,%d,%.6f,%.6f\n", r.primitive.c_str(),
+    char forms[64] = ",";
+    if (r.has_cub && r.cub_int32_ms > 0) std::snprintf(forms, sizeof forms, "%.6f,%.6f", r.cub_int32_ms, r.cub_int64_ms);
+    char line[768];
+    std::snprintf(line, sizeof line, "%s,%s,%lld,%s,%s,%.6f,%.6e,%.3f,%.3f,%.4f,%s,%s,%d,%.6f,%.6f,%s,%s\n", r.primitive.c_str(),
                   r.type.c_str(), static_cast<long long>(r.n), r.algorithm.c_str(), r.strategy.c_str(), r.ms,
                   r.items_per_s(), r.gbs(), r.copy_gbs, r.gbs() / r.copy_gbs, cub, r.ok ? "ok" : "mismatch", r.passes,
-                  r.passes ? r.ms / r.passes : 0.0, r.passes && r.has_cub ? r.cub_ms / r.passes : 0.0);
+                  r.passes ? r.ms / r.passes : 0.0, r.passes && r.has_cub ? r.cub_ms / r.passes : 0.0, forms,
+                  r.has_cub ? version.c_str() : "");
     s += line;
   }
   return s;
@@ -57,13 +64,14 @@ std::string json_of(const std::vector<row>& rows, const std::string& device) {
     json_object j;
     j.add("primitive", r.primitive).add("type", r.type).add("n", r.n).add("algorithm", r.algorithm)
         .add("strategy", r.strategy).add("time_ms", r.ms).add("gb_per_s", r.gbs());
-    if (r.has_cub) j.add("ratio_to_cub", r.cub_ms / r.ms);
+    if (r.has_cub) j.add("ratio_to_cub", r.cub_ms / r.ms).add("cub_time_ms", r.cub_ms);
+    if (r.has_cub && r.cub_int32_ms > 0) j.add("cub_int_ms", r.cub_int32_ms).add("cub_int64_ms", r.cub_int64_ms);
     j.add("fraction_of_copy", r.gbs() / r.copy_gbs).add("check", r.ok);
     if (r.passes) j.add("passes", r.passes).add("pass_ms", r.ms / r.passes).add("cub_pass_ms", r.cub_ms / r.passes);
     arr += (i ? ", " : "") + j.str();
   }
   json_object top;
-  top.add("tool", "bench").add("device", device).raw("rows", arr + "]");
+  top.add("tool", "bench").add("device", device).add("cub_version", validation::cub_version()).raw("rows", arr + "]");
   return top.str();
 }
 
@@ -102,6 +110,8 @@ int main(int argc, char** argv) {
     const int repeat = a.quick ? 3 : c.repeat;
     std::printf("bench: %s (sm_%d%d, %d SMs, %.0f MB L2), median of %d, driver %d, runtime %d\n", d.name.c_str(), d.cc_major,
                 d.cc_minor, d.sm_count, d.l2_bytes / 1e6, repeat, d.driver_version, d.runtime_version);
+    std::printf("bench: beside %s, each call timed with an `int` and an int64 count; vs_CUB divides by the faster\n",
+                validation::cub_version().c_str());
     std::printf("%-7s %-4s %-5s %-16s %-17s %10s %9s %8s %7s %7s %s\n", "prim", "type", "n", "algorithm", "strategy",
                 "time_ms", "Gitems/s", "GB/s", "of_copy", "vs_CUB", "check");
     runner r(d, repeat, a.filter);

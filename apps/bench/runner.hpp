@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <vector>
+#include "../common/timing.hpp"
 #include "bench_row.hpp"
 #include "parascan/device_info.hpp"
 
@@ -21,6 +22,9 @@ class runner {
   int rotations(double bytes) const;
   /// Median device time of f (ms) over repeat() runs after a warm-up (apps/common/timing.hpp).
   double time(const std::function<void()>& f);
+  /// CUB's call run(count) timed with both count forms; the row for CUB itself, whose cub_ms (the
+  /// faster form) the variants' rows then carry through with_cub.
+  cub_times time_cub(const std::function<void(validation::cub_count)>& run);
   /// GB/s of a device-to-device copy of `bytes` (read + write), measured now.
   double copy_gbs(const void* src, void* dst, std::size_t bytes);
   /// Whether the variant name contains --filter.
@@ -35,6 +39,14 @@ class runner {
   std::string filter_;
   std::vector<row> rows_;
 };
+
+/// `r` with CUB's times filled from `t` (cub_ms the faster form).
+inline row with_cub(row r, const cub_times& t) {
+  r.cub_ms = t.best_ms();
+  r.cub_int32_ms = t.int32_ms;
+  r.cub_int64_ms = t.int64_ms;
+  return r;
+}
 
 void bench_scan(runner& r, std::int64_t n);
 void bench_select(runner& r, std::int64_t n);

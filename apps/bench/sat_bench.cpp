@@ -26,18 +26,17 @@ void sat_case(runner& r, std::int64_t side, sat_layout layout) {
   const image_shape shape{side, side};
   const std::size_t pitch = (side + s) * sizeof(Acc);
   const double copy = r.copy_gbs(out.data(), ref.data(), cells * sizeof(Acc));
-  std::size_t cub_bytes = 0;
-  PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(nullptr, cub_bytes, img.data(), side, ref.data(), pitch, shape,
-                                                        layout, false));
+  const auto cub = [&](void* t, std::size_t& b, validation::cub_count c) {
+    return validation::cub_summed_area_table(t, b, img.data(), side, ref.data(), pitch, shape, layout, false, 0, c);
+  };
+  std::size_t cub_bytes = cub_temp_bytes(cub);
   device_buffer<char> cub_temp(cub_bytes);
-  const double cub_ms = r.time([&] {
-    PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(cub_temp.data(), cub_bytes, img.data(), side, ref.data(), pitch,
-                                                          shape, layout, false));
-  });
+  const cub_times cub_t = r.time_cub([&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c)); });
+  const double cub_ms = cub_t.best_ms();
   const double bytes = static_cast<double>(n) + static_cast<double>(cells) * sizeof(Acc);
   const std::string type = sizeof(Acc) == 4 ? "u32" : "u64";
   const std::string shape_name = std::to_string(side) + "^2 u8 " + (s ? "padded" : "inclusive");
-  r.add({"sat", type, "CUB-based", shape_name, n, bytes, cub_ms, cub_ms, copy, true});
+  r.add(with_cub({"sat", type, "CUB-based", shape_name, n, bytes, cub_ms, cub_ms, copy, true}, cub_t));
   for (const sat_algorithm algorithm : {sat_algorithm::single_pass, sat_algorithm::three_pass}) {
     std::size_t our_bytes = 0;
     PARASCAN_CUDA_CHECK(
@@ -52,8 +51,8 @@ void sat_case(runner& r, std::int64_t side, sat_layout layout) {
     PARASCAN_CUDA_CHECK(validation::count_word_differences(reinterpret_cast<std::uint32_t*>(out.data()),
                                                            reinterpret_cast<std::uint32_t*>(ref.data()),
                                                            static_cast<std::size_t>(cells) * sizeof(Acc) / 4, diff));
-    r.add({"sat", type, std::string(to_string(algorithm)), shape_name, n, bytes, ms,
-         cub_ms, copy, diff == 0});
+    r.add(with_cub({"sat", type, std::string(to_string(algorithm)), shape_name, n, bytes, ms, cub_ms, copy, diff == 0},
+                   cub_t));
   }
 }
 

@@ -22,15 +22,16 @@ void scan_u32(runner& r, std::int64_t n) {
   int turn = 0;
   auto next_in = [&] { return in.data() + static_cast<std::size_t>(n) * (turn++ % rot); };
   const double copy = r.copy_gbs(in.data(), out.data(), n * sizeof(std::uint32_t));
-  std::size_t cub_bytes = 0;
-  PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(nullptr, cub_bytes, in.data(), ref.data(), n, sum{}, 0u));
+  const auto cub = [&](void* t, std::size_t& b, validation::cub_count c, const std::uint32_t* from) {
+    return validation::cub_exclusive_scan(t, b, from, ref.data(), n, sum{}, 0u, 0, c);
+  };
+  std::size_t cub_bytes = cub_temp_bytes([&](void* t, std::size_t& b, validation::cub_count c) { return cub(t, b, c, in.data()); });
   device_buffer<char> cub_temp(cub_bytes);
-  const double cub_ms = r.time([&] {
-    PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(cub_temp.data(), cub_bytes, next_in(), ref.data(), n, sum{}, 0u));
-  });
-  PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(cub_temp.data(), cub_bytes, in.data(), ref.data(), n, sum{}, 0u));
+  const cub_times cub_t = r.time_cub([&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c, next_in())); });
+  const double cub_ms = cub_t.best_ms();
+  PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, cub_t.best(), in.data()));
   const double bytes = 8.0 * n;
-  r.add({"scan", "u32", "CUB", "DeviceScan", n, bytes, cub_ms, cub_ms, copy, true});
+  r.add(with_cub({"scan", "u32", "CUB", "DeviceScan", n, bytes, cub_ms, cub_ms, copy, true}, cub_t));
   for (auto alg : all_block_algorithms) {
     for (auto strat : all_device_strategies) {
       if (!r.wanted(std::string(to_string(alg)) + "/" + std::string(to_string(strat)))) continue;
@@ -43,7 +44,8 @@ void scan_u32(runner& r, std::int64_t n) {
       PARASCAN_CUDA_CHECK(exclusive_scan(temp.data(), b, in.data(), out.data(), n, sum{}, 0u, 0, o));
       std::int64_t diff = 0;
       PARASCAN_CUDA_CHECK(validation::count_word_differences(out.data(), ref.data(), n, diff));
-      r.add({"scan", "u32", std::string(to_string(alg)), std::string(to_string(strat)), n, bytes, ms, cub_ms, copy, diff == 0});
+      r.add(with_cub({"scan", "u32", std::string(to_string(alg)), std::string(to_string(strat)), n, bytes, ms, cub_ms, copy,
+                      diff == 0}, cub_t));
     }
   }
 }
@@ -63,13 +65,16 @@ void scan_type(runner& r, std::int64_t n) {
   int turn = 0;
   auto next_in = [&] { return in.data() + static_cast<std::size_t>(n) * (turn++ % rot); };
   const double copy = r.copy_gbs(in.data(), out.data(), n * sizeof(T));
-  std::size_t cub_bytes = 0, b = 0;
-  PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(nullptr, cub_bytes, in.data(), ref.data(), n, sum{}, T(0)));
-  device_buffer<char> cub_temp(cub_bytes);
-  const double cub_ms = r.time([&] {
-    PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(cub_temp.data(), cub_bytes, next_in(), ref.data(), n, sum{}, T(0)));
+  const auto cub = [&](void* t, std::size_t& bytes, validation::cub_count c, const T* from) {
+    return validation::cub_exclusive_scan(t, bytes, from, ref.data(), n, sum{}, T(0), 0, c);
+  };
+  std::size_t b = 0, cub_bytes = cub_temp_bytes([&](void* t, std::size_t& bytes, validation::cub_count c) {
+    return cub(t, bytes, c, in.data());
   });
-  PARASCAN_CUDA_CHECK(validation::cub_exclusive_scan(cub_temp.data(), cub_bytes, in.data(), ref.data(), n, sum{}, T(0)));
+  device_buffer<char> cub_temp(cub_bytes);
+  const cub_times cub_t = r.time_cub([&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c, next_in())); });
+  const double cub_ms = cub_t.best_ms();
+  PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, cub_t.best(), in.data()));
   PARASCAN_CUDA_CHECK(exclusive_scan(nullptr, b, in.data(), out.data(), n, sum{}, T(0)));
   device_buffer<char> temp(b);
   const double ms = r.time([&] { PARASCAN_CUDA_CHECK(exclusive_scan(temp.data(), b, next_in(), out.data(), n, sum{}, T(0))); });
@@ -81,8 +86,8 @@ void scan_type(runner& r, std::int64_t n) {
                                                          static_cast<std::size_t>(n) * sizeof(T) / 4, diff));
   const std::string type = std::is_same_v<T, float> ? "f32" : "u64";
   const double bytes = 2.0 * sizeof(T) * n;
-  r.add({"scan", type, "CUB", "DeviceScan", n, bytes, cub_ms, cub_ms, copy, true});
-  r.add({"scan", type, "warp_shuffle", "single_pass", n, bytes, ms, cub_ms, copy, diff == 0});
+  r.add(with_cub({"scan", type, "CUB", "DeviceScan", n, bytes, cub_ms, cub_ms, copy, true}, cub_t));
+  r.add(with_cub({"scan", type, "warp_shuffle", "single_pass", n, bytes, ms, cub_ms, copy, diff == 0}, cub_t));
 }
 
 }  // namespace

@@ -27,17 +27,20 @@ void select_case(runner& r, std::int64_t n, int percent_kept) {
   // Uniform random words: keep x < percent% of the range.
   keep_rule<T> rule{keep_kind::lt, static_cast<T>(static_cast<double>(static_cast<T>(~T(0))) * percent_kept / 100.0)};
   const double copy = r.copy_gbs(in.data(), out.data(), static_cast<std::size_t>(in_bytes));
-  std::size_t cub_bytes = 0, our_bytes = 0;
-  PARASCAN_CUDA_CHECK(validation::cub_select_if(nullptr, cub_bytes, in.data(), ref.data(), ref_count.data(), n, rule));
+  const auto cub = [&](void* t, std::size_t& b, validation::cub_count c, const T* from) {
+    return validation::cub_select_if(t, b, from, ref.data(), ref_count.data(), n, rule, 0, c);
+  };
+  std::size_t our_bytes = 0, cub_bytes = cub_temp_bytes([&](void* t, std::size_t& b, validation::cub_count c) {
+    return cub(t, b, c, in.data());
+  });
   PARASCAN_CUDA_CHECK(select_if(nullptr, our_bytes, in.data(), out.data(), count.data(), n, rule));
   device_buffer<char> cub_temp(cub_bytes), our_temp(our_bytes);
-  const double cub_ms = r.time([&] {
-    PARASCAN_CUDA_CHECK(validation::cub_select_if(cub_temp.data(), cub_bytes, next_in(), ref.data(), ref_count.data(), n, rule));
-  });
+  const cub_times cub_t = r.time_cub([&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c, next_in())); });
+  const double cub_ms = cub_t.best_ms();
   const double ms = r.time([&] {
     PARASCAN_CUDA_CHECK(select_if(our_temp.data(), our_bytes, next_in(), out.data(), count.data(), n, rule));
   });
-  PARASCAN_CUDA_CHECK(validation::cub_select_if(cub_temp.data(), cub_bytes, in.data(), ref.data(), ref_count.data(), n, rule));
+  PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, cub_t.best(), in.data()));
   out.poison();
   PARASCAN_CUDA_CHECK(select_if(our_temp.data(), our_bytes, in.data(), out.data(), count.data(), n, rule));
   std::int64_t kept = 0, ref_kept = 0, diff = 0;
@@ -49,8 +52,9 @@ void select_case(runner& r, std::int64_t n, int percent_kept) {
   const double bytes = in_bytes + static_cast<double>(kept) * sizeof(T);
   const std::string type = sizeof(T) == 4 ? "u32" : "u64";
   const std::string variant = "keep " + std::to_string(percent_kept) + "%";
-  r.add({"select", type, "CUB", "DeviceSelect::If " + std::to_string(percent_kept) + "%", n, bytes, cub_ms, cub_ms, copy, true});
-  r.add({"select", type, "parascan", variant, n, bytes, ms, cub_ms, copy, diff == 0 && kept == ref_kept});
+  r.add(with_cub({"select", type, "CUB", "DeviceSelect::If " + std::to_string(percent_kept) + "%", n, bytes, cub_ms, cub_ms,
+                  copy, true}, cub_t));
+  r.add(with_cub({"select", type, "parascan", variant, n, bytes, ms, cub_ms, copy, diff == 0 && kept == ref_kept}, cub_t));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 #include "../common/timing.hpp"
+#include "runner.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/error.hpp"
 #include "parascan/radix_sort.hpp"
@@ -75,22 +76,22 @@ void run_case(std::int64_t n, sort_input dist, const sort_bench_options& o, cons
   const int passes = static_cast<int>(sizeof(Key));
   const double bytes = static_cast<double>(kb) + passes * 2.0 * (kb + vb) - (Mode == mode::argsort ? vb : 0);
 
-  // CUB as a user calls it (SortPairs with the index array for argsort).
-  std::size_t cub_bytes = 0;
-  const auto cub = [&](void* temp) {
+  // CUB as a user calls it (SortPairs with the index array for argsort), with each count form.
+  const auto cub = [&](void* temp, std::size_t& cub_bytes, validation::cub_count c) {
     if constexpr (has_values)
       return validation::cub_sort_pairs(temp, cub_bytes, in.data(), ref.data(), vin.data(), vref.data(), n, 0,
-                                        8 * sizeof(Key), false);
+                                        8 * sizeof(Key), false, 0, c);
     else
-      return validation::cub_sort_keys(temp, cub_bytes, in.data(), ref.data(), n, 0, 8 * sizeof(Key), false);
+      return validation::cub_sort_keys(temp, cub_bytes, in.data(), ref.data(), n, 0, 8 * sizeof(Key), false, 0, c);
   };
-  PARASCAN_CUDA_CHECK(cub(nullptr));
-  double cub_ms = 0;
+  cub_times cub_t;
   {
+    std::size_t cub_bytes = cub_temp_bytes(cub);
     device_buffer<char> cub_temp(cub_bytes);
-    cub_ms = median_ms(o.repeat, [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data())); });
+    cub_t = time_cub_both(o.repeat, [&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c)); });
   }
-  add({"sort", name_of<Key>(), "CUB", label, n, bytes, cub_ms, cub_ms, copy_gbs, true, passes});
+  const double cub_ms = cub_t.best_ms();
+  add(with_cub({"sort", name_of<Key>(), "CUB", label, n, bytes, cub_ms, cub_ms, copy_gbs, true, passes}, cub_t));
 
   const bool split_too = o.every_algorithm || (std::is_same_v<Key, std::uint32_t> && Mode == mode::keys &&
                                                (dist == sort_input::uniform || dist == sort_input::few_distinct));
@@ -111,7 +112,7 @@ void run_case(std::int64_t n, sort_input dist, const sort_bench_options& o, cons
     vout.poison();
     PARASCAN_CUDA_CHECK(ours(temp.data()));
     const bool ok = differences(out.data(), ref.data(), kb) == 0 && (!has_values || differences(vout.data(), vref.data(), vb) == 0);
-    add({"sort", name_of<Key>(), std::string(to_string(alg)), label, n, bytes, ms, cub_ms, copy_gbs, ok, passes});
+    add(with_cub({"sort", name_of<Key>(), std::string(to_string(alg)), label, n, bytes, ms, cub_ms, copy_gbs, ok, passes}, cub_t));
   }
 }
 

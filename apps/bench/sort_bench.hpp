@@ -16,8 +16,9 @@ struct sort_bench_options {
 
 /// Rows for n keys: keys u8/u16/u32/u64/f32/f64 on uniform, few-distinct, sorted and all-equal
 /// inputs; pairs of u32/u64/f32 keys with u32 and u64 values; argsort (u32 indices) of u32/f32/u64
-/// keys. Each beside CUB (SortKeys, or SortPairs with an index array for argsort), called with an
-/// `int` count, and each output compared word for word with CUB's. The split sorts run on u32
+/// keys. Each beside CUB (SortKeys, or SortPairs with an index array for argsort), timed with an
+/// `int` and with an std::int64_t count (the faster is the ratio's denominator; the CSV has both),
+/// and each output compared word for word with CUB's. The split sorts run on u32
 /// keys (every case with `every_algorithm`). Cases whose buffers would not fit in free device
 /// memory are reported as skipped.
 void bench_sort(std::int64_t n, const sort_bench_options& o, const std::function<void(const row&)>& add);

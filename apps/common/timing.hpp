@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 #include "parascan/error.hpp"
+#include "parascan/validation/cub_count.hpp"
 #include "parascan/validation/cub_scan.hpp"
 
 namespace parascan::app {
@@ -52,6 +53,37 @@ double median_ms(int repeat, F&& f, cudaStream_t stream = 0) {
   for (int i = 0; i < repeat; ++i) t.push_back(ev.time_ms(f, stream));
   std::sort(t.begin(), t.end());
   return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+}
+
+/// CUB's time with each form of its item count (validation/cub_count.hpp), measured one after the
+/// other on the same inputs; ratios divide by the faster, as a user who tried both would choose.
+struct cub_times {
+  double int32_ms = 0, int64_ms = 0;
+  double best_ms() const { return int32_ms < int64_ms ? int32_ms : int64_ms; }
+  validation::cub_count best() const {
+    return int32_ms < int64_ms ? validation::cub_count::int32 : validation::cub_count::int64;
+  }
+};
+
+/// Temporary bytes for either form of a two-phase CUB call `cub(temp, bytes, count)`.
+template <class Cub>
+std::size_t cub_temp_bytes(Cub&& cub) {
+  std::size_t most = 0;
+  for (const validation::cub_count c : validation::all_cub_counts) {
+    std::size_t b = 0;
+    PARASCAN_CUDA_CHECK(cub(nullptr, b, c));
+    most = std::max(most, b);
+  }
+  return most;
+}
+
+/// Both forms of `run(count)` timed with median_ms.
+template <class Run>
+cub_times time_cub_both(int repeat, Run&& run, cudaStream_t stream = 0) {
+  cub_times t;
+  t.int32_ms = median_ms(repeat, [&] { run(validation::cub_count::int32); }, stream);
+  t.int64_ms = median_ms(repeat, [&] { run(validation::cub_count::int64); }, stream);
+  return t;
 }
 
 }  // namespace parascan::app

@@ -78,13 +78,13 @@ int run(const compact_args& a, const host_array* file, const host_array* flags_f
     return flagged ? select_flagged(t, b, d_in.data(), d_flags.data(), d_out.data(), d_count.data(), n, 0, options)
                    : select_if(t, b, d_in.data(), d_out.data(), d_count.data(), n, rule, 0, options);
   };
-  auto cub = [&](void* t, std::size_t& b) -> cudaError_t {
-    return flagged ? validation::cub_select_flagged(t, b, d_in.data(), d_flags_u8.data(), d_ref.data(), d_ref_count.data(), n)
-                   : validation::cub_select_if(t, b, d_in.data(), d_ref.data(), d_ref_count.data(), n, rule);
+  auto cub = [&](void* t, std::size_t& b, validation::cub_count c) -> cudaError_t {
+    return flagged ? validation::cub_select_flagged(t, b, d_in.data(), d_flags_u8.data(), d_ref.data(),
+                                                    d_ref_count.data(), n, 0, c)
+                   : validation::cub_select_if(t, b, d_in.data(), d_ref.data(), d_ref_count.data(), n, rule, 0, c);
   };
-  std::size_t our_bytes = 0, cub_bytes = 0;
+  std::size_t our_bytes = 0, cub_bytes = cub_temp_bytes(cub);
   PARASCAN_CUDA_CHECK(ours(nullptr, our_bytes));
-  PARASCAN_CUDA_CHECK(cub(nullptr, cub_bytes));
   device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
   d_out.poison();
   d_idx.poison();
@@ -93,7 +93,7 @@ int run(const compact_args& a, const host_array* file, const host_array* flags_f
   const bool cub_same_op = !a.split && !a.indices;
   const timed_beside_cub t = time_beside_cub(
       a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); },
-      [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); }, "CUB select",
+      [&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c)); }, "CUB select",
       cub_same_op ? "" : a.split ? "its partition reverses the rejected items" : "no call for kept positions");
   std::int64_t kept = 0;
   d_count.copy_to_host(&kept, 1);

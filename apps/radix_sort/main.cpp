@@ -126,22 +126,21 @@ int run(const sort_args& a, const host_array* file, const host_array* values, bo
       d_cub_vin.copy_from_host(iota.data(), n);
     }
   }
-  auto cub = [&](void* t, std::size_t& b) -> cudaError_t {
+  auto cub = [&](void* t, std::size_t& b, validation::cub_count c) -> cudaError_t {
     if (cub_pairs)
       return validation::cub_sort_pairs(t, b, d_keys.data(), d_cub.data(), d_cub_vin.data(), d_cub_vout.data(), n,
-                                        o.begin_bit, end_bit, o.descending);
-    return validation::cub_sort_keys(t, b, d_keys.data(), d_cub.data(), n, o.begin_bit, end_bit, o.descending);
+                                        o.begin_bit, end_bit, o.descending, 0, c);
+    return validation::cub_sort_keys(t, b, d_keys.data(), d_cub.data(), n, o.begin_bit, end_bit, o.descending, 0, c);
   };
   const std::string cub_what = cub_pairs ? "CUB SortPairs" : "CUB SortKeys";
-  std::size_t our_bytes = 0, cub_bytes = 0;
+  std::size_t our_bytes = 0, cub_bytes = cub_temp_bytes(cub);
   PARASCAN_CUDA_CHECK(ours(nullptr, our_bytes));
-  PARASCAN_CUDA_CHECK(cub(nullptr, cub_bytes));
   device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
   d_out.poison();
   d_vout.poison();
   const timed_beside_cub t = time_beside_cub(
       a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); },
-      [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); }, cub_what);
+      [&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c)); }, cub_what);
   std::vector<Key> got(static_cast<std::size_t>(n));
   d_out.copy_to_host(got.data(), n);
   std::vector<V> got_values(pairs ? static_cast<std::size_t>(n) : 0);

@@ -70,11 +70,13 @@ int run(const sat_args& a, const pgm_image& img, sat_layout layout, const std::v
   device_buffer<Acc> d_table(table_n), d_ref(table_n);
   d_img.copy_from_host(h_img.data(), w * h);
   const std::size_t in_pitch = w * sizeof(In), table_pitch = (w + s) * sizeof(Acc);
-  std::size_t our_bytes = 0, cub_bytes = 0;
+  const auto cub = [&](void* t, std::size_t& b, validation::cub_count c) {
+    return validation::cub_summed_area_table(t, b, d_img.data(), in_pitch, d_ref.data(), table_pitch, shape, layout,
+                                             a.squared, 0, c);
+  };
+  std::size_t our_bytes = 0, cub_bytes = cub_temp_bytes(cub);
   PARASCAN_CUDA_CHECK(summed_area_table(nullptr, our_bytes, d_img.data(), in_pitch, d_table.data(), table_pitch, shape,
                                         layout, a.squared, 0, a.algo));
-  PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(nullptr, cub_bytes, d_img.data(), in_pitch, d_ref.data(),
-                                                        table_pitch, shape, layout, a.squared));
   device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
   d_table.poison();
   d_ref.poison();
@@ -84,10 +86,7 @@ int run(const sat_args& a, const pgm_image& img, sat_layout layout, const std::v
         PARASCAN_CUDA_CHECK(summed_area_table(our_temp.data(), our_bytes, d_img.data(), in_pitch, d_table.data(),
                                               table_pitch, shape, layout, a.squared, 0, a.algo));
       },
-      [&] {
-        PARASCAN_CUDA_CHECK(validation::cub_summed_area_table(cub_temp.data(), cub_bytes, d_img.data(), in_pitch,
-                                                              d_ref.data(), table_pitch, shape, layout, a.squared));
-      },
+      [&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c)); },
       "CUB-based table");
   std::vector<Acc> table(table_n);
   d_table.copy_to_host(table.data(), table_n);

@@ -89,14 +89,13 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
     return cudaErrorNotSupported;  // refused before the GPU was touched (main)
   };
   auto cub = validation::cub_scan_call(d_in.data(), heads, d_cub_out.data(), n, op, spec);
-  std::size_t our_bytes = 0, cub_bytes = 0;
+  std::size_t our_bytes = 0, cub_bytes = cub_temp_bytes(cub);
   PARASCAN_CUDA_CHECK(ours(nullptr, our_bytes));
-  PARASCAN_CUDA_CHECK(cub(nullptr, cub_bytes));
   device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
   d_out.poison();
   const timed_beside_cub t = time_beside_cub(
       a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); },
-      [&] { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes)); }, "CUB");
+      [&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c)); }, "CUB");
   std::vector<Out> h_out(h_in.size());
   d_out.copy_to_host(h_out.data(), h_out.size());
 

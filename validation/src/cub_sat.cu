@@ -55,12 +55,11 @@ struct slot_iterator {  // a minimal output iterator over table_slot
   __host__ __device__ std::int64_t operator-(const slot_iterator& o) const { return k - o.k; }
 };
 
-}  // namespace
-
-template <class In, class Acc>
-cudaError_t cub_summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d_image, std::size_t image_pitch,
-                                  Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout,
-                                  bool squared, cudaStream_t stream) {
+/// The table with CUB's scans handed `items` (= width × height) as an `int` or an std::int64_t.
+template <class In, class Acc, class N>
+cudaError_t cub_sat_counted(void* d_temp, std::size_t& temp_bytes, const In* d_image, std::size_t image_pitch,
+                            Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout, bool squared,
+                            cudaStream_t stream, N items) {
   const std::int64_t w = shape.width, h = shape.height, n = w * h, shift = layout == sat_layout::padded ? 1 : 0;
   const std::int64_t table_elems = static_cast<std::int64_t>(table_pitch / sizeof(Acc));
   thrust::counting_iterator<std::int64_t> idx(0);
@@ -71,11 +70,11 @@ cudaError_t cub_summed_area_table(void* d_temp, std::size_t& temp_bytes, const I
   std::size_t row_bytes = 0, col_bytes = 0;
   const std::size_t dense = (static_cast<std::size_t>(n) * sizeof(Acc) + 255) / 256 * 256;
   cudaError_t e = cub::DeviceScan::InclusiveScanByKey(nullptr, row_bytes, row_keys, pixels, static_cast<Acc*>(nullptr),
-                                                      ::cuda::std::plus<>{}, n, ::cuda::std::equal_to<>{}, stream);
+                                                      ::cuda::std::plus<>{}, items, ::cuda::std::equal_to<>{}, stream);
   if (e != cudaSuccess) return e;
   auto columns = thrust::make_transform_iterator(idx, load_column_major<Acc>{nullptr, w, h});
   slot_iterator<Acc> out{table_slot<Acc>{d_table, h, table_elems, shift}, 0};
-  e = cub::DeviceScan::InclusiveScanByKey(nullptr, col_bytes, col_keys, columns, out, ::cuda::std::plus<>{}, n,
+  e = cub::DeviceScan::InclusiveScanByKey(nullptr, col_bytes, col_keys, columns, out, ::cuda::std::plus<>{}, items,
                                           ::cuda::std::equal_to<>{}, stream);
   if (e != cudaSuccess) return e;
   const std::size_t need = dense + std::max(row_bytes, col_bytes) + 256;
@@ -91,18 +90,31 @@ cudaError_t cub_summed_area_table(void* d_temp, std::size_t& temp_bytes, const I
   Acc* rows = static_cast<Acc*>(d_temp);
   void* scan_temp = static_cast<char*>(d_temp) + dense;
   std::size_t scan_bytes = need - dense;
-  if ((e = cub::DeviceScan::InclusiveScanByKey(scan_temp, scan_bytes, row_keys, pixels, rows, ::cuda::std::plus<>{}, n,
+  if ((e = cub::DeviceScan::InclusiveScanByKey(scan_temp, scan_bytes, row_keys, pixels, rows, ::cuda::std::plus<>{}, items,
                                                ::cuda::std::equal_to<>{}, stream)) != cudaSuccess)
     return e;
   columns = thrust::make_transform_iterator(idx, load_column_major<Acc>{rows, w, h});
   scan_bytes = need - dense;
-  return cub::DeviceScan::InclusiveScanByKey(scan_temp, scan_bytes, col_keys, columns, out, ::cuda::std::plus<>{}, n,
+  return cub::DeviceScan::InclusiveScanByKey(scan_temp, scan_bytes, col_keys, columns, out, ::cuda::std::plus<>{}, items,
                                              ::cuda::std::equal_to<>{}, stream);
+}
+
+}  // namespace
+
+template <class In, class Acc>
+cudaError_t cub_summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d_image, std::size_t image_pitch,
+                                  Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout,
+                                  bool squared, cudaStream_t stream, cub_count count) {
+  return with_cub_count(shape.width * shape.height, count, [&](auto items) {
+    return cub_sat_counted(d_temp, temp_bytes, d_image, image_pitch, d_table, table_pitch, shape, layout, squared, stream,
+                           items);
+  });
 }
 
 #define PARASCAN_CUB_SAT(In, Acc)                                                                              \
   template cudaError_t cub_summed_area_table<In, Acc>(void*, std::size_t&, const In*, std::size_t, Acc*,       \
-                                                      std::size_t, image_shape, sat_layout, bool, cudaStream_t);
+                                                      std::size_t, image_shape, sat_layout, bool, cudaStream_t,    \
+                                                      cub_count);
 PARASCAN_CUB_SAT(std::uint8_t, std::uint32_t)
 PARASCAN_CUB_SAT(std::uint8_t, std::uint64_t)
 PARASCAN_CUB_SAT(std::uint8_t, float)

@@ -4,34 +4,81 @@
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/partition.h>
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 #include "parascan/validation/cub_select.hpp"
 
 namespace parascan::validation {
 
 template <class T>
 cudaError_t cub_select_if(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num_selected,
-                          std::int64_t n, keep_rule<T> rule, cudaStream_t stream) {
-  return cub::DeviceSelect::If(d_temp, temp_bytes, d_in, d_out, d_num_selected, n, rule, stream);
+                          std::int64_t n, keep_rule<T> rule, cudaStream_t stream, cub_count count) {
+  return with_cub_count(n, count, [&](auto items) {
+    return cub::DeviceSelect::If(d_temp, temp_bytes, d_in, d_out, d_num_selected, items, rule, stream);
+  });
 }
 template <class T>
 cudaError_t cub_select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const std::uint8_t* d_flags,
-                               T* d_out, std::int64_t* d_num_selected, std::int64_t n, cudaStream_t stream) {
-  return cub::DeviceSelect::Flagged(d_temp, temp_bytes, d_in, d_flags, d_out, d_num_selected, n, stream);
+                               T* d_out, std::int64_t* d_num_selected, std::int64_t n, cudaStream_t stream,
+                               cub_count count) {
+  return with_cub_count(n, count, [&](auto items) {
+    return cub::DeviceSelect::Flagged(d_temp, temp_bytes, d_in, d_flags, d_out, d_num_selected, items, stream);
+  });
 }
+namespace {
+template <class T>
+struct rejected_by {
+  keep_rule<T> rule;
+  __host__ __device__ bool operator()(const T& x) const { return !rule(x); }
+};
+/// The same partition from two cub::DeviceSelect::If calls: the kept items, then the rest, each in
+/// input order. Synchronises.
+template <class T>
+std::int64_t partition_by_two_selects(const T* d_in, T* d_out, std::int64_t n, keep_rule<T> rule) {
+  std::int64_t* counts = nullptr;
+  void* temp = nullptr;
+  std::size_t bytes = 0, rejected_bytes = 0;
+  cudaError_t e = cub::DeviceSelect::If(nullptr, bytes, d_in, d_out, counts, n, rule);
+  if (e == cudaSuccess) e = cub::DeviceSelect::If(nullptr, rejected_bytes, d_in, d_out, counts, n, rejected_by<T>{rule});
+  if (e == cudaSuccess) e = cudaMalloc(&counts, 2 * sizeof(std::int64_t));
+  if (e == cudaSuccess) e = cudaMalloc(&temp, std::max(bytes, rejected_bytes));
+  std::int64_t kept = -1;
+  if (e == cudaSuccess) e = cub::DeviceSelect::If(temp, bytes, d_in, d_out, counts, n, rule);
+  if (e == cudaSuccess) e = cudaMemcpy(&kept, counts, sizeof kept, cudaMemcpyDeviceToHost);
+  if (e == cudaSuccess)
+    e = cub::DeviceSelect::If(temp, rejected_bytes, d_in, d_out + kept, counts + 1, n, rejected_by<T>{rule});
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  (void)cudaFree(temp);
+  (void)cudaFree(counts);
+  if (e != cudaSuccess) throw std::runtime_error(std::string("partition by two selects: ") + cudaGetErrorString(e));
+  return kept;
+}
+}  // namespace
+
 template <class T>
 std::int64_t thrust_stable_partition(const T* d_in, T* d_out, std::int64_t n, keep_rule<T> rule) {
-  thrust::device_ptr<const T> in(d_in);
-  thrust::device_ptr<T> out(d_out);
-  thrust::copy(thrust::device, in, in + n, out);
-  auto mid = thrust::stable_partition(thrust::device, out, out + n, rule);
-  return static_cast<std::int64_t>(mid - out);
+#if CCCL_VERSION >= 3006000
+  // CCCL 3.6's thrust::stable_partition of floats does not compile with nvcc 13.0 and g++ 12 (issue
+  // 34): against those headers, float inputs take the same partition from CUB's select instead.
+  if constexpr (std::is_floating_point_v<T>) return partition_by_two_selects(d_in, d_out, n, rule);
+  else
+#endif
+  {
+    thrust::device_ptr<const T> in(d_in);
+    thrust::device_ptr<T> out(d_out);
+    thrust::copy(thrust::device, in, in + n, out);
+    auto mid = thrust::stable_partition(thrust::device, out, out + n, rule);
+    return static_cast<std::int64_t>(mid - out);
+  }
 }
 
 #define PARASCAN_CUB_SELECT(T)                                                                                   \
   template cudaError_t cub_select_if<T>(void*, std::size_t&, const T*, T*, std::int64_t*, std::int64_t,          \
-                                        keep_rule<T>, cudaStream_t);                                             \
+                                        keep_rule<T>, cudaStream_t, cub_count);                                  \
   template cudaError_t cub_select_flagged<T>(void*, std::size_t&, const T*, const std::uint8_t*, T*,             \
-                                             std::int64_t*, std::int64_t, cudaStream_t);                         \
+                                             std::int64_t*, std::int64_t, cudaStream_t, cub_count);              \
   template std::int64_t thrust_stable_partition<T>(const T*, T*, std::int64_t, keep_rule<T>);
 PARASCAN_CUB_SELECT(std::int8_t)
 PARASCAN_CUB_SELECT(std::uint8_t)

@@ -1,36 +1,33 @@
 // cub::DeviceRadixSort references for every key type (keys) and for u32/u64 values (pairs).
 #include <cub/device/device_radix_sort.cuh>
-#include <climits>
 #include "hashed.cuh"
 #include "parascan/validation/sort_check.hpp"
 
 namespace parascan::validation {
 
-// CUB is called as a user calls it: an `int` item count where n < 2^31 (CUB then runs with 32-bit
-// offsets), a 64-bit count only beyond.
+
+// The count is handed as `count` names (cub_count.hpp): the two forms differ in speed, not result.
 template <class Key>
 cudaError_t cub_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::int64_t n,
-                          int begin_bit, int end_bit, bool descending, cudaStream_t stream) {
-  const auto call = [&](auto count) {
+                          int begin_bit, int end_bit, bool descending, cudaStream_t stream, cub_count count) {
+  return with_cub_count(n, count, [&](auto items) {
     if (descending)
-      return cub::DeviceRadixSort::SortKeysDescending(d_temp, temp_bytes, d_in, d_out, count, begin_bit, end_bit, stream);
-    return cub::DeviceRadixSort::SortKeys(d_temp, temp_bytes, d_in, d_out, count, begin_bit, end_bit, stream);
-  };
-  return n <= INT_MAX ? call(static_cast<int>(n)) : call(n);
+      return cub::DeviceRadixSort::SortKeysDescending(d_temp, temp_bytes, d_in, d_out, items, begin_bit, end_bit, stream);
+    return cub::DeviceRadixSort::SortKeys(d_temp, temp_bytes, d_in, d_out, items, begin_bit, end_bit, stream);
+  });
 }
 
 template <class Key, class Value>
 cudaError_t cub_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                            const Value* d_values_in, Value* d_values_out, std::int64_t n, int begin_bit, int end_bit,
-                           bool descending, cudaStream_t stream) {
-  const auto call = [&](auto count) {
+                           bool descending, cudaStream_t stream, cub_count count) {
+  return with_cub_count(n, count, [&](auto items) {
     if (descending)
       return cub::DeviceRadixSort::SortPairsDescending(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in,
-                                                       d_values_out, count, begin_bit, end_bit, stream);
-    return cub::DeviceRadixSort::SortPairs(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, count,
+                                                       d_values_out, items, begin_bit, end_bit, stream);
+    return cub::DeviceRadixSort::SortPairs(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, items,
                                            begin_bit, end_bit, stream);
-  };
-  return n <= INT_MAX ? call(static_cast<int>(n)) : call(n);
+  });
 }
 
 namespace {
@@ -89,13 +86,13 @@ cudaError_t fill_sort_keys(Key* d, std::int64_t n, sort_input dist, std::uint64_
 
 #define PARASCAN_CUB_SORT(K)                                                                                  \
   template cudaError_t cub_sort_keys<K>(void*, std::size_t&, const K*, K*, std::int64_t, int, int, bool,     \
-                                        cudaStream_t);                                                       \
+                                        cudaStream_t, cub_count);                                            \
   template cudaError_t cub_sort_pairs<K, std::uint32_t>(void*, std::size_t&, const K*, K*,                   \
                                                         const std::uint32_t*, std::uint32_t*, std::int64_t, \
-                                                        int, int, bool, cudaStream_t);                      \
+                                                        int, int, bool, cudaStream_t, cub_count);           \
   template cudaError_t cub_sort_pairs<K, std::uint64_t>(void*, std::size_t&, const K*, K*,                   \
                                                         const std::uint64_t*, std::uint64_t*, std::int64_t, \
-                                                        int, int, bool, cudaStream_t);                      \
+                                                        int, int, bool, cudaStream_t, cub_count);           \
   template cudaError_t fill_sort_keys<K>(K*, std::int64_t, sort_input, std::uint64_t, cudaStream_t);
 PARASCAN_CUB_SORT(std::uint8_t)
 PARASCAN_CUB_SORT(std::int8_t)

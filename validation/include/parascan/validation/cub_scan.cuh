@@ -39,27 +39,34 @@ inline std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
 
 template <class In, class Out, class Op>
 cudaError_t cub_exclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out, std::int64_t n,
-                               Op op, Out init, cudaStream_t stream) {
-  return cub::DeviceScan::ExclusiveScan(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, detail::cub_op(op), init, n,
-                                       stream);
+                               Op op, Out init, cudaStream_t stream, cub_count count) {
+  return with_cub_count(n, count, [&](auto items) {
+    return cub::DeviceScan::ExclusiveScan(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, detail::cub_op(op), init,
+                                          items, stream);
+  });
 }
 template <class In, class Out, class Op>
 cudaError_t cub_inclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out, std::int64_t n,
-                               Op op, cudaStream_t stream) {
-  return cub::DeviceScan::InclusiveScan(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, detail::cub_op(op), n, stream);
+                               Op op, cudaStream_t stream, cub_count count) {
+  return with_cub_count(n, count, [&](auto items) {
+    return cub::DeviceScan::InclusiveScan(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, detail::cub_op(op), items,
+                                          stream);
+  });
 }
 template <class In, class Out, class Op>
 cudaError_t cub_inclusive_scan_init(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out,
-                                    std::int64_t n, Op op, Out init, cudaStream_t stream) {
-  return cub::DeviceScan::InclusiveScanInit(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, detail::cub_op(op), init, n,
-                                            stream);
+                                    std::int64_t n, Op op, Out init, cudaStream_t stream, cub_count count) {
+  return with_cub_count(n, count, [&](auto items) {
+    return cub::DeviceScan::InclusiveScanInit(d_temp, temp_bytes, detail::as_out<Out>(d_in), d_out, detail::cub_op(op),
+                                              init, items, stream);
+  });
 }
 
 namespace detail {
 /// Layout: [keys: n × u64][key-scan temp][by-key temp]; one function sizes and runs.
-template <bool Exclusive, class In, class Out, class Op>
+template <bool Exclusive, class In, class Out, class Op, class N>
 cudaError_t cub_segmented(void* d_temp, std::size_t& temp_bytes, const In* d_in, const std::uint8_t* d_heads,
-                          Out* d_out, std::int64_t n, Op op, Out init, cudaStream_t stream) {
+                          Out* d_out, N n, Op op, Out init, cudaStream_t stream) {
   auto heads = thrust::make_transform_iterator(d_heads, head_to_key{});
   std::size_t key_bytes = align256(static_cast<std::size_t>(n) * sizeof(std::uint64_t));
   std::size_t sum_bytes = 0, by_key_bytes = 0;
@@ -94,28 +101,32 @@ cudaError_t cub_segmented(void* d_temp, std::size_t& temp_bytes, const In* d_in,
 template <class In, class Out, class Op>
 cudaError_t cub_segmented_exclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in,
                                          const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op, Out init,
-                                         cudaStream_t stream) {
-  return detail::cub_segmented<true>(d_temp, temp_bytes, d_in, d_heads, d_out, n, op, init, stream);
+                                         cudaStream_t stream, cub_count count) {
+  return with_cub_count(n, count, [&](auto items) {
+    return detail::cub_segmented<true>(d_temp, temp_bytes, d_in, d_heads, d_out, items, op, init, stream);
+  });
 }
 template <class In, class Out, class Op>
 cudaError_t cub_segmented_inclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in,
                                          const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op,
-                                         cudaStream_t stream) {
-  return detail::cub_segmented<false>(d_temp, temp_bytes, d_in, d_heads, d_out, n, op, Out{}, stream);
+                                         cudaStream_t stream, cub_count count) {
+  return with_cub_count(n, count, [&](auto items) {
+    return detail::cub_segmented<false>(d_temp, temp_bytes, d_in, d_heads, d_out, items, op, Out{}, stream);
+  });
 }
 
 }  // namespace parascan::validation
 
 #define PARASCAN_INSTANTIATE_CUB_SCAN(In, Out, Op)                                                               \
   template cudaError_t parascan::validation::cub_exclusive_scan<In, Out, Op>(                                    \
-      void*, std::size_t&, const In*, Out*, std::int64_t, Op, Out, cudaStream_t);                                \
-  template cudaError_t parascan::validation::cub_inclusive_scan<In, Out, Op>(void*, std::size_t&, const In*,     \
-                                                                            Out*, std::int64_t, Op, cudaStream_t); \
+      void*, std::size_t&, const In*, Out*, std::int64_t, Op, Out, cudaStream_t, cub_count);                     \
+  template cudaError_t parascan::validation::cub_inclusive_scan<In, Out, Op>(                                    \
+      void*, std::size_t&, const In*, Out*, std::int64_t, Op, cudaStream_t, cub_count);                          \
   template cudaError_t parascan::validation::cub_inclusive_scan_init<In, Out, Op>(                               \
-      void*, std::size_t&, const In*, Out*, std::int64_t, Op, Out, cudaStream_t);
+      void*, std::size_t&, const In*, Out*, std::int64_t, Op, Out, cudaStream_t, cub_count);
 
 #define PARASCAN_INSTANTIATE_CUB_SEGMENTED_SCAN(In, Out, Op)                                                  \
   template cudaError_t parascan::validation::cub_segmented_exclusive_scan<In, Out, Op>(                       \
-      void*, std::size_t&, const In*, const std::uint8_t*, Out*, std::int64_t, Op, Out, cudaStream_t);         \
+      void*, std::size_t&, const In*, const std::uint8_t*, Out*, std::int64_t, Op, Out, cudaStream_t, cub_count); \
   template cudaError_t parascan::validation::cub_segmented_inclusive_scan<In, Out, Op>(                       \
-      void*, std::size_t&, const In*, const std::uint8_t*, Out*, std::int64_t, Op, cudaStream_t);
+      void*, std::size_t&, const In*, const std::uint8_t*, Out*, std::int64_t, Op, cudaStream_t, cub_count);

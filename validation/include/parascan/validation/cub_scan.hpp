@@ -5,29 +5,31 @@
 #include <cstddef>
 #include <cstdint>
 #include "parascan/ops.hpp"
+#include "parascan/validation/cub_count.hpp"
 
 namespace parascan::validation {
 
 template <class In, class Out, class Op>
 cudaError_t cub_exclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out, std::int64_t n,
-                               Op op, Out init, cudaStream_t stream = 0);
+                               Op op, Out init, cudaStream_t stream = 0, cub_count count = cub_count::int64);
 template <class In, class Out, class Op>
 cudaError_t cub_inclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out, std::int64_t n,
-                               Op op, cudaStream_t stream = 0);
+                               Op op, cudaStream_t stream = 0, cub_count count = cub_count::int64);
 template <class In, class Out, class Op>
 cudaError_t cub_inclusive_scan_init(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out,
-                                    std::int64_t n, Op op, Out init, cudaStream_t stream = 0);
+                                    std::int64_t n, Op op, Out init, cudaStream_t stream = 0,
+                                    cub_count count = cub_count::int64);
 
 /// Segmented scans through cub::DeviceScan::{Exclusive,Inclusive}ScanByKey, keys = running count of
 /// heads (computed with cub::DeviceScan::InclusiveSum into the temporary storage).
 template <class In, class Out, class Op>
 cudaError_t cub_segmented_exclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in,
                                          const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op, Out init,
-                                         cudaStream_t stream = 0);
+                                         cudaStream_t stream = 0, cub_count count = cub_count::int64);
 template <class In, class Out, class Op>
 cudaError_t cub_segmented_inclusive_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in,
                                          const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op,
-                                         cudaStream_t stream = 0);
+                                         cudaStream_t stream = 0, cub_count count = cub_count::int64);
 
 /// Device copy of `bytes` bytes (cudaMemcpyAsync), the bandwidth yardstick of the benchmarks.
 cudaError_t device_copy(void* d_dst, const void* d_src, std::size_t bytes, cudaStream_t stream = 0);

@@ -7,17 +7,19 @@
 #include <cstdint>
 #include <vector>
 #include "parascan/select.hpp"
+#include "parascan/validation/cub_count.hpp"
 
 namespace parascan::validation {
 
 /// cub::DeviceSelect::If with keep_rule<T>; count to *d_num_selected.
 template <class T>
 cudaError_t cub_select_if(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num_selected,
-                          std::int64_t n, keep_rule<T> rule, cudaStream_t stream = 0);
+                          std::int64_t n, keep_rule<T> rule, cudaStream_t stream = 0, cub_count count = cub_count::int64);
 /// cub::DeviceSelect::Flagged with u8 flags.
 template <class T>
 cudaError_t cub_select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const std::uint8_t* d_flags,
-                               T* d_out, std::int64_t* d_num_selected, std::int64_t n, cudaStream_t stream = 0);
+                               T* d_out, std::int64_t* d_num_selected, std::int64_t n, cudaStream_t stream = 0,
+                               cub_count count = cub_count::int64);
 /// thrust::stable_partition_copy semantics through thrust::stable_partition on a copy: kept first,
 /// rest after, both in input order. Returns the number kept (synchronises).
 template <class T>

@@ -57,22 +57,23 @@ auto parascan_scan_call(const In* d_in, const std::uint8_t* d_heads, Out* d_out,
   };
 }
 
-/// The same call through CUB.
+/// The same call through CUB, (temp, bytes[, count]) with the count form of cub_count.hpp.
 template <class In, class Out, class Op>
 auto cub_scan_call(const In* d_in, const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op,
                    const scan_spec<Out>& spec, cudaStream_t stream = 0) {
-  return [=](void* temp, std::size_t& bytes) -> cudaError_t {
+  return [=](void* temp, std::size_t& bytes, cub_count count = cub_count::int64) -> cudaError_t {
     if (d_heads) {
       if constexpr (has_segmented_scan<In, Out, Op>) {
-        return spec.exclusive ? cub_segmented_exclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, spec.init, stream)
-                              : cub_segmented_inclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, stream);
+        return spec.exclusive
+                   ? cub_segmented_exclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, spec.init, stream, count)
+                   : cub_segmented_inclusive_scan(temp, bytes, d_in, d_heads, d_out, n, op, stream, count);
       } else {
         throw std::logic_error("cub_scan_call: this segmented scan is not instantiated");
       }
     }
-    if (spec.exclusive) return cub_exclusive_scan(temp, bytes, d_in, d_out, n, op, spec.init, stream);
-    return spec.has_init ? cub_inclusive_scan_init(temp, bytes, d_in, d_out, n, op, spec.init, stream)
-                         : cub_inclusive_scan(temp, bytes, d_in, d_out, n, op, stream);
+    if (spec.exclusive) return cub_exclusive_scan(temp, bytes, d_in, d_out, n, op, spec.init, stream, count);
+    return spec.has_init ? cub_inclusive_scan_init(temp, bytes, d_in, d_out, n, op, spec.init, stream, count)
+                         : cub_inclusive_scan(temp, bytes, d_in, d_out, n, op, stream, count);
   };
 }
 

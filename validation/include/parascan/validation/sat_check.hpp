@@ -15,6 +15,7 @@
 #include <vector>
 #include "parascan/sat.hpp"
 #include "parascan/validation/compare.hpp"
+#include "parascan/validation/cub_count.hpp"
 
 namespace parascan::validation {
 
@@ -22,7 +23,7 @@ namespace parascan::validation {
 template <class In, class Acc>
 cudaError_t cub_summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d_image, std::size_t image_pitch,
                                   Acc* d_table, std::size_t table_pitch, image_shape shape, sat_layout layout,
-                                  bool squared, cudaStream_t stream = 0);
+                                  bool squared, cudaStream_t stream = 0, cub_count count = cub_count::int64);
 
 /// The inclusive W×H table in R (std::uint64_t: exact modulo 2^64; double: for floats), dense rows.
 template <class R, class In>

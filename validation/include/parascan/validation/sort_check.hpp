@@ -10,18 +10,20 @@
 #include <type_traits>
 #include <vector>
 #include "parascan/radix_sort.hpp"
+#include "parascan/validation/cub_count.hpp"
 
 namespace parascan::validation {
 
 /// cub::DeviceRadixSort::SortKeys / SortKeysDescending on bits [begin_bit, end_bit).
 template <class Key>
 cudaError_t cub_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::int64_t n,
-                          int begin_bit, int end_bit, bool descending, cudaStream_t stream = 0);
+                          int begin_bit, int end_bit, bool descending, cudaStream_t stream = 0,
+                          cub_count count = cub_count::int64);
 /// cub::DeviceRadixSort::SortPairs / SortPairsDescending (Value: std::uint32_t or std::uint64_t).
 template <class Key, class Value>
 cudaError_t cub_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                            const Value* d_values_in, Value* d_values_out, std::int64_t n, int begin_bit, int end_bit,
-                           bool descending, cudaStream_t stream = 0);
+                           bool descending, cudaStream_t stream = 0, cub_count count = cub_count::int64);
 
 /// Benchmark keys made on the device: hashed random bits; few distinct values (the AND of three
 /// hashed words, so each bit is set with probability 1/8); uniform keys sorted (by CUB); one value.
