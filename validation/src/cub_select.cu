@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include "parascan/validation/cub_select.hpp"
 
 namespace parascan::validation {
@@ -60,18 +59,25 @@ std::int64_t partition_by_two_selects(const T* d_in, T* d_out, std::int64_t n, k
 template <class T>
 std::int64_t thrust_stable_partition(const T* d_in, T* d_out, std::int64_t n, keep_rule<T> rule) {
 #if CCCL_VERSION >= 3006000
-  // CCCL 3.6's thrust::stable_partition of floats does not compile with nvcc 13.0 and g++ 12 (issue
-  // 34): against those headers, float inputs take the same partition from CUB's select instead.
-  if constexpr (std::is_floating_point_v<T>) return partition_by_two_selects(d_in, d_out, n, rule);
-  else
+  // CCCL 3.6's thrust::stable_partition does not compile with nvcc 13.0 and g++ 12 (its reverse
+  // iterator over device_ptr; issue 34): against those headers the same partition comes from CUB's
+  // select instead, and the tools' verdicts name CUB only.
+  return partition_by_two_selects(d_in, d_out, n, rule);
+#else
+  thrust::device_ptr<const T> in(d_in);
+  thrust::device_ptr<T> out(d_out);
+  thrust::copy(thrust::device, in, in + n, out);
+  auto mid = thrust::stable_partition(thrust::device, out, out + n, rule);
+  return static_cast<std::int64_t>(mid - out);
 #endif
-  {
-    thrust::device_ptr<const T> in(d_in);
-    thrust::device_ptr<T> out(d_out);
-    thrust::copy(thrust::device, in, in + n, out);
-    auto mid = thrust::stable_partition(thrust::device, out, out + n, rule);
-    return static_cast<std::int64_t>(mid - out);
-  }
+}
+
+const char* stable_partition_name() {
+#if CCCL_VERSION >= 3006000
+  return "two cub::DeviceSelect::If calls";
+#else
+  return "thrust::stable_partition";
+#endif
 }
 
 #define PARASCAN_CUB_SELECT(T)                                                                                   \

@@ -24,6 +24,9 @@ cudaError_t cub_select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d
 /// rest after, both in input order. Returns the number kept (synchronises).
 template <class T>
 std::int64_t thrust_stable_partition(const T* d_in, T* d_out, std::int64_t n, keep_rule<T> rule);
+/// What thrust_stable_partition runs: "thrust::stable_partition", or against CCCL ≥ 3.6 (whose
+/// stable_partition does not compile with nvcc 13.0 and g++ 12) "two cub::DeviceSelect::If calls".
+const char* stable_partition_name();
 
 template <class T, class Keep>
 std::vector<T> cpu_select(const std::vector<T>& in, Keep keep) {

@@ -1,0 +1,191 @@
+// Segmented sort (segmented_sort.hpp): temporary storage and the launches. The kernels are in
+// segmented_sort/. Include from a .cu file.
+//
+//   1. classify every segment on the device (small.cuh), listing the warp, small and tile classes
+//   2. the warp, small and tile classes sorted, each by a persistent grid over its list (small.cuh)
+//   3. segments larger than a tile (merge.cuh): the scan core's exclusive scan of their tile counts,
+//      the tile map, the tile sorts into runs, then one launch per merge level
+//   Every launch is sized on the host from what the host knows (segment count, n, or the rows'
+//   length), never from device results, so the whole sort is stream-ordered and graph-capturable.
+//   Rows of one length are all of one class, known on the host: only that class's launches run.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include "parascan/device/launch.cuh"
+#include "parascan/device/segmented_sort/merge.cuh"
+#include "parascan/device/segmented_sort/small.cuh"
+#include "parascan/ops.hpp"
+#include "parascan/scan.hpp"
+#include "parascan/segmented_sort.hpp"
+
+namespace parascan::device::segmented {
+
+/// The current device's SM count (asked once per device).
+inline cudaError_t multiprocessors(std::int64_t& sms) {
+  return launch_detail::remembered(nullptr, -1, sms, [](int device, std::int64_t& value) {
+    int n = 0;
+    const cudaError_t e = cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device);
+    value = n;
+    return e;
+  });
+}
+
+/// What the host knows of the segments: which classes can occur, and for segments larger than a tile
+/// a bound on their tiles and merge levels.
+struct plan {
+  bool classes[4];
+  std::int64_t tile_bound = 0;
+  int level_bound = 0;
+  plan(std::int64_t n, const segment_layout& seg, int tile) {
+    const auto class_of = [&](std::int64_t len) {
+      return len <= warp_limit ? warp_class : len <= small_limit ? small_class : len <= tile ? tile_class : large_class;
+    };
+    for (bool& c : classes) c = !seg.is_rows() && seg.count > 0;
+    const std::int64_t longest = seg.is_rows() ? seg.row_length : n;
+    if (seg.is_rows() && seg.count > 0 && seg.row_length > 0) classes[class_of(seg.row_length)] = true;
+    if (longest <= tile) classes[large_class] = false;
+    if (classes[large_class]) {
+      const std::int64_t large_bound = std::min<std::int64_t>(seg.count, n / (tile + 1));
+      tile_bound = seg.is_rows() ? seg.count * ((seg.row_length + tile - 1) / tile) : n / tile + large_bound + 1;
+      level_bound = merge_levels(longest, tile);
+    }
+  }
+};
+
+/// Temporary storage, one computation for sizing and carving.
+template <class U, class V>
+struct temp_layout {
+  std::size_t counts = 0, lists, tiles_of, first_tile, scan, tile_segment, keys_temp, values_temp, total;
+  temp_layout(std::int64_t n, const segment_layout& seg, const plan& p, std::size_t scan_bytes) {
+    const std::size_t count = static_cast<std::size_t>(seg.count);
+    const bool large = p.classes[large_class];
+    lists = align_up(sizeof(class_counts));
+    tiles_of = lists + align_up(3 * count * sizeof(unsigned));
+    first_tile = tiles_of + align_up(count * sizeof(std::int64_t));
+    scan = first_tile + (large ? align_up(count * sizeof(std::int64_t)) : 0);
+    tile_segment = scan + (large ? align_up(scan_bytes) : 0);
+    keys_temp = tile_segment + (large ? align_up(static_cast<std::size_t>(p.tile_bound) * sizeof(unsigned)) : 0);
+    values_temp = keys_temp + (large ? align_up(static_cast<std::size_t>(n) * sizeof(U)) : 0);
+    constexpr std::size_t value_bytes = std::is_same_v<V, no_values> ? 0 : sizeof(V);
+    total = values_temp + (large ? align_up(static_cast<std::size_t>(n) * value_bytes) : 0);
+  }
+};
+
+inline unsigned blocks_for(std::int64_t items, int per_block, std::int64_t most) {
+  const std::int64_t b = (items + per_block - 1) / per_block;
+  return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(b, most)));
+}
+
+template <class U, class V, class Segments>
+cudaError_t run(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out, const V* values_in, V* values_out,
+                std::int64_t n, const segment_layout& seg, Segments segments, const sort_key<U>& key_of, bool sync,
+                cudaStream_t stream) {
+  using tiling = tiles<U, V>;
+  constexpr int tile = tiling::size;
+  const plan p(n, seg, tile);
+  std::size_t scan_bytes = 0;
+  cudaError_t e;
+  if (p.classes[large_class] &&
+      (e = exclusive_scan(nullptr, scan_bytes, static_cast<const std::int64_t*>(nullptr), static_cast<std::int64_t*>(nullptr),
+                          seg.count, sum{}, std::int64_t(0), stream)) != cudaSuccess)
+    return e;
+  const temp_layout<U, V> layout(n, seg, p, scan_bytes);
+  if (d_temp == nullptr) {
+    temp_bytes = layout.total;
+    return cudaSuccess;
+  }
+  if (temp_bytes < layout.total) return cudaErrorInvalidValue;
+  if (seg.count == 0 || n == 0) return cudaSuccess;
+  char* t = static_cast<char*>(d_temp);
+  auto* counts = reinterpret_cast<class_counts*>(t + layout.counts);
+  auto* lists = reinterpret_cast<unsigned*>(t + layout.lists);
+  auto* tiles_of = reinterpret_cast<std::int64_t*>(t + layout.tiles_of);
+  std::int64_t sms = 0;
+  if ((e = multiprocessors(sms)) != cudaSuccess) return e;
+
+  // 1. Classes.
+  if ((e = cudaMemsetAsync(counts, 0, sizeof(class_counts), stream)) != cudaSuccess) return e;
+  classify_kernel<<<blocks_for(seg.count, 256, 8 * sms), 256, 0, stream>>>(segments, seg.count, tile, lists, tiles_of, counts);
+  if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+  // 2. Segments of one block or less.
+  if (p.classes[warp_class]) {
+    warp_sort_kernel<<<blocks_for(seg.count, 8, 16 * sms), 256, 0, stream>>>(keys_in, keys_out, values_in, values_out,
+                                                                              segments, seg.count, lists, counts, key_of);
+    if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+  }
+  if (p.classes[small_class]) {
+    listed_tile_kernel<small_threads, small_items><<<blocks_for(seg.count, 1, 16 * sms), small_threads, 0, stream>>>(
+        keys_in, keys_out, values_in, values_out, segments, seg.count, lists, counts, int(small_class), key_of);
+    if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+  }
+  if (p.classes[tile_class]) {
+    listed_tile_kernel<tiling::threads, tiling::items><<<blocks_for(seg.count, 1, 4 * sms), tiling::threads, 0, stream>>>(
+        keys_in, keys_out, values_in, values_out, segments, seg.count, lists, counts, int(tile_class), key_of);
+    if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+  }
+  if (!p.classes[large_class]) return cudaSuccess;
+  // 3. Larger segments: tile map, runs, merge levels.
+  auto* first_tile = reinterpret_cast<std::int64_t*>(t + layout.first_tile);
+  auto* tile_segment = reinterpret_cast<unsigned*>(t + layout.tile_segment);
+  if ((e = exclusive_scan(t + layout.scan, scan_bytes, static_cast<const std::int64_t*>(tiles_of), first_tile, seg.count,
+                          sum{}, std::int64_t(0), stream)) != cudaSuccess)
+    return e;
+  tile_map_kernel<<<blocks_for(p.tile_bound, 256, 64 * sms), 256, 0, stream>>>(first_tile, tiles_of, seg.count, p.tile_bound,
+                                                                             tile_segment);
+  if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+  const level_buffers<U> keys{keys_out, reinterpret_cast<U*>(t + layout.keys_temp)};
+  const level_buffers<V> values{values_out, reinterpret_cast<V*>(t + layout.values_temp)};
+  const unsigned grid = static_cast<unsigned>(p.tile_bound);
+  run_sort_kernel<tiling::threads, tiling::items><<<grid, tiling::threads, 0, stream>>>(keys_in, keys, values_in, values,
+                                                                                      segments, tile_segment, first_tile, key_of);
+  if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+  for (int level = 0; level < p.level_bound; ++level) {
+    merge_level_kernel<tiling::threads, tiling::items><<<grid, tiling::threads, 0, stream>>>(
+        keys, values, segments, tile_segment, first_tile, counts, level, key_of);
+    if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+template <class U, class V>
+cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out, const V* values_in, V* values_out,
+                 std::int64_t n, const segment_layout& seg, key_kind kind, const segmented_sort_options& o,
+                 cudaStream_t stream) {
+  const int key_bits = static_cast<int>(8 * sizeof(U));
+  const int end_bit = o.end_bit < 0 ? key_bits : o.end_bit;
+  if (n < 0 || seg.count < 0 || seg.count > static_cast<std::int64_t>(UINT32_MAX) - 1 || o.begin_bit < 0 ||
+      end_bit > key_bits || o.begin_bit > end_bit)
+    return cudaErrorInvalidValue;
+  if (seg.is_rows() ? seg.count * seg.row_length > n : (seg.count > 0 && (seg.begin == nullptr || seg.end == nullptr)))
+    return cudaErrorInvalidValue;
+  const sort_key<U> key_of(kind, o.begin_bit, end_bit, o.descending);
+  if (seg.is_rows())
+    return run(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, n, seg, row_segments{seg.row_length}, key_of,
+               o.debug_synchronous, stream);
+  return run(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, n, seg, offset_segments{seg.begin, seg.end},
+             key_of, o.debug_synchronous, stream);
+}
+
+}  // namespace parascan::device::segmented
+
+namespace parascan {
+
+template <class Bits>
+cudaError_t segmented_sort_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys_in, Bits* d_keys_out,
+                                std::int64_t n, segment_layout segments, key_kind kind, segmented_sort_options options,
+                                cudaStream_t stream) {
+  using device::sort_detail::no_values;
+  return device::segmented::sort<Bits, no_values>(d_temp, temp_bytes, d_keys_in, d_keys_out, nullptr, nullptr, n, segments,
+                                                  kind, options, stream);
+}
+
+template <class Bits, class Value>
+cudaError_t segmented_sort_bits_pairs(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys_in, Bits* d_keys_out,
+                                      const Value* d_values_in, Value* d_values_out, std::int64_t n,
+                                      segment_layout segments, key_kind kind, segmented_sort_options options,
+                                      cudaStream_t stream) {
+  return device::segmented::sort<Bits, Value>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
+                                              segments, kind, options, stream);
+}
+
+}  // namespace parascan

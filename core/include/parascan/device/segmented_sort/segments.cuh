@@ -1,0 +1,80 @@
+// Segmented sort, the shared pieces: where the segments lie, the key each item is compared by, the
+// size classes and their tiles (device_segmented_sort.cuh puts them together).
+#pragma once
+#include <cstdint>
+#include <type_traits>
+#include "parascan/device/radix_digits.cuh"
+#include "parascan/segmented_sort.hpp"
+
+namespace parascan::device::segmented {
+
+using sort_detail::key_codec;
+using sort_detail::no_values;
+
+/// Segments given by begin and end offsets (CUB's shape); an end before its begin is an empty segment.
+struct offset_segments {
+  const std::int64_t* begin;
+  const std::int64_t* end;
+  __device__ __forceinline__ std::int64_t begin_of(std::int64_t s) const { return begin[s]; }
+  __device__ __forceinline__ std::int64_t size_of(std::int64_t s) const {
+    const std::int64_t n = end[s] - begin[s];
+    return n > 0 ? n : 0;
+  }
+};
+/// Rows of one length, one after another (a batch: no offset arrays).
+struct row_segments {
+  std::int64_t length;
+  __device__ __forceinline__ std::int64_t begin_of(std::int64_t s) const { return s * length; }
+  __device__ __forceinline__ std::int64_t size_of(std::int64_t) const { return length; }
+};
+
+/// What an item is compared by: bits [begin_bit, end_bit) of its key's order-preserving image (CUB's
+/// order, radix_digits.cuh), as an unsigned that compares as the keys do. `bits` of them are
+/// significant, from bit 0; zero bits: every key compares equal.
+template <class U>
+struct sort_key {
+  key_codec<U> codec;
+  int shift, bits;
+  U mask;
+  __host__ __device__ sort_key(key_kind kind, int begin_bit, int end_bit, bool descending)
+      : codec(kind, descending), shift(end_bit > begin_bit ? begin_bit : 0), bits(end_bit > begin_bit ? end_bit - begin_bit : 0),
+        mask(bits >= static_cast<int>(8 * sizeof(U)) ? static_cast<U>(~U(0)) : static_cast<U>((U(1) << bits) - 1u)) {}
+  __device__ __forceinline__ U operator()(U raw) const {
+    return static_cast<U>(static_cast<U>(codec.ordered(codec.encode(raw)) >> shift) & mask);
+  }
+};
+
+/// The size classes: a warp sorts segments of up to 32 items; one block of 128 × 4 those up to 512;
+/// one block of 256 × Items those up to a tile; larger segments are sorted tile by tile by that block,
+/// then the sorted runs merged pairwise (merge.cuh). A tile holds 4096 items when a key and its value
+/// (or its 4-byte position) take at most 8 bytes together, else 2048, so that a tile's keys and values
+/// stay within 32 KB of shared memory.
+enum size_class : int { warp_class = 0, small_class = 1, tile_class = 2, large_class = 3 };
+constexpr int warp_limit = 32;
+constexpr int small_threads = 128, small_items = 4, small_limit = small_threads * small_items;
+
+template <class U, class V>
+struct tiles {
+  static constexpr std::size_t value_bytes = std::is_same_v<V, no_values> ? 0 : sizeof(V);
+  static constexpr int threads = 256;
+  // The tile sort stages keys and 4-byte positions, the merge keys and values.
+  static constexpr int items = sizeof(U) + (value_bytes > 4 ? value_bytes : 4) <= 8 ? 16 : 8;
+  static constexpr int size = threads * items;
+};
+
+/// The merge levels of a segment of n > tile items: runs of tile << p are merged in level p, and
+/// ⌈log2 ⌈n / tile⌉⌉ levels leave one run.
+__host__ __device__ __forceinline__ int merge_levels(std::int64_t n, int tile) {
+  int levels = 0;
+  for (std::int64_t run = tile; run < n; run *= 2) ++levels;
+  return levels;
+}
+
+/// Counters the classification fills (zeroed before it): per class the number of segments listed,
+/// and the most merge levels any segment needs.
+struct class_counts {
+  unsigned listed[3];
+  int most_levels;
+};
+
+}  // namespace parascan::device::segmented
