@@ -5,6 +5,7 @@
 //   scan:     u32 exclusive sum, every block algorithm × device strategy; u64 and f32 (scan_bench.cpp)
 //   select:   select_if on u32 and u64 keeping 10%, 50%, 90% (select_bench.cpp)
 //   sort:     radix sort of every key width, pairs and argsort (sort_bench.cpp)
+//   segmented: segmented sort of batches and ragged segments beside CUB's segmented sorts (segmented_bench.cpp)
 //   sat:      summed-area tables of u8 images (sat_bench.cpp)
 //   pipeline: host arrays through the GPU with the transfers, beside the CPU (pipeline_bench.cpp)
 //   sort_pipeline: keys sorted out of core from host memory (sort_pipeline_bench.cpp)
@@ -82,14 +83,16 @@ int main(int argc, char** argv) {
   bench_args a;
   app.add_flag("--quick", a.quick, "Sizes 2^20, 2^24, 2^28 and 3 repeats (a minute or so)");
   app.add_option("--primitive", a.primitive,
-                 "scan, select, sort, sat, pipeline, mc or all (sort: radix sort of keys of every width, pairs and "
+                 "scan, select, sort, segmented, sat, pipeline, mc or all (segmented: f32 keys and argsort over rows "
+                 "(1x2^24, 8x2^20, 64x50257, 256x128256, 2^16x256, 2^20x16) and 2^20 ragged segments, beside CUB's "
+                 "DeviceSegmentedSort and DeviceSegmentedRadixSort; sort: radix sort of keys of every width, pairs and "
                  "argsort on uniform, few_distinct, sorted and all_equal keys beside CUB; sat: 1024² to 16384² u8 images, "
                  "8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside the CPU (one core "
                  "and every core) and the PCIe copy bound; sort_pipeline: u32 keys sorted out of core from host memory beside "
                  "two PCIe round trips and the all-core CPU sort; dist: scan and sort of u32 items on every GPU of the host "
                  "beside one GPU, and the exchange beside the peer-to-peer bandwidth (NCCL builds); mc: marching cubes of procedural fields on 128³ to 512³ "
                  "grids; all is scan, select and sat)")
-      ->check(CLI::IsMember({"scan", "select", "sort", "sat", "pipeline", "sort_pipeline", "dist", "mc", "all"}))
+      ->check(CLI::IsMember({"scan", "select", "sort", "segmented", "sat", "pipeline", "sort_pipeline", "dist", "mc", "all"}))
       ->capture_default_str();
   app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two, 1 to 34 (default 16 20 24 28 30)")->delimiter(',')->check(CLI::Range(1, 34));
   app.add_flag("--beyond-gpu-memory", a.beyond,
@@ -147,6 +150,7 @@ int main(int argc, char** argv) {
         if (p == "all" || p == "select") bench_select(r, n);
       }
     }
+    if (p == "segmented") bench_segmented(r);
     if (p == "sat" || p == "all") bench_sat(r, a.quick);
     if (p == "mc") bench_mc(r, a.quick);
     std::int64_t bad = 0;

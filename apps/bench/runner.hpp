@@ -51,6 +51,9 @@ inline row with_cub(row r, const cub_times& t) {
 void bench_scan(runner& r, std::int64_t n);
 void bench_select(runner& r, std::int64_t n);
 void bench_sat(runner& r, bool quick);
+/// Segmented sorts of f32 keys (keys and argsort) on batches and ragged segments beside CUB's two
+/// segmented sorts (segmented_bench.cpp).
+void bench_segmented(runner& r);
 void bench_pipeline(runner& r, std::int64_t n);
 void bench_pipeline_beyond_gpu_memory(runner& r);
 /// u32 keys sorted out of core from pinned host memory (limit 0: a quarter of the keys' bytes).

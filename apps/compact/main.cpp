@@ -146,10 +146,12 @@ int run(const compact_args& a, const host_array* file, const host_array* flags_f
         std::vector<T> th(n);
         d_ref.copy_to_host(th.data(), n);
         const auto ct = validation::compare_exact(th.data(), ref.data(), n);
-        if (tk != cpu_kept || !ct.ok()) throw mismatch_error("thrust::stable_partition disagrees with the CPU: " + ct.detail);
+        if (tk != cpu_kept || !ct.ok())
+          throw mismatch_error(std::string(validation::stable_partition_name()) + " disagrees with the CPU: " + ct.detail);
       }
       c = validation::compare_exact(h_out.data(), ref.data(), n);
-      verdict = flagged ? "PASS (matches the CPU's stable split)" : "PASS (matches thrust::stable_partition and the CPU)";
+      verdict = flagged ? "PASS (matches the CPU's stable split)"
+                        : std::string("PASS (matches ") + validation::stable_partition_name() + " and the CPU)";
     } else {
       const auto ref = validation::cpu_select(h_in, keep);
       c = validation::compare_exact(h_out.data(), ref.data(), kept);
