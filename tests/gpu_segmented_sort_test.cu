@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -56,6 +57,11 @@ std::vector<Key> random_keys(std::int64_t n, std::uint64_t seed, bool few_distin
       k = few_distinct ? static_cast<Key>(static_cast<double>(r) - 2.0)
                        : static_cast<Key>((static_cast<double>(r >> 11) / 9007199254740992.0 - 0.5) * 1e6);
       if (!few_distinct && r % 97 == 0) k = -Key(0);  // −0.0 among the keys, equal to +0.0
+      if (!few_distinct && r % 89 == 0) k = (r & 256) ? -std::numeric_limits<Key>::infinity() : std::numeric_limits<Key>::infinity();
+      if (!few_distinct && r % 83 == 0) {  // NaNs of both signs, ordered by their bits (CUB's radix order)
+        k = std::numeric_limits<Key>::quiet_NaN();
+        if (r & 512) k = -k;
+      }
     } else if (few_distinct) {
       k = static_cast<Key>(r);
     } else {

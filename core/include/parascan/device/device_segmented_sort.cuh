@@ -33,38 +33,42 @@ inline cudaError_t multiprocessors(std::int64_t& sms) {
 /// What the host knows of the segments: which classes can occur, and for segments larger than a tile
 /// a bound on their tiles and merge levels.
 struct plan {
-  bool classes[4];
+  bool lists[listed_classes], large;
   std::int64_t tile_bound = 0;
   int level_bound = 0;
   plan(std::int64_t n, const segment_layout& seg, int tile) {
-    const auto class_of = [&](std::int64_t len) {
-      return len <= warp_limit ? warp_class : len <= small_limit ? small_class : len <= tile ? tile_class : large_class;
-    };
-    for (bool& c : classes) c = !seg.is_rows() && seg.count > 0;
+    const bool any = seg.count > 0;
+    for (bool& c : lists) c = any && !seg.is_rows();
     const std::int64_t longest = seg.is_rows() ? seg.row_length : n;
-    if (seg.is_rows() && seg.count > 0 && seg.row_length > 0) classes[class_of(seg.row_length)] = true;
-    if (longest <= tile) classes[large_class] = false;
-    if (classes[large_class]) {
+    large = any && longest > tile;
+    if (seg.is_rows() && any && seg.row_length > 0 && seg.row_length <= tile) lists[list_of(seg.row_length, tile)] = true;
+    if (large) {
       const std::int64_t large_bound = std::min<std::int64_t>(seg.count, n / (tile + 1));
       tile_bound = seg.is_rows() ? seg.count * ((seg.row_length + tile - 1) / tile) : n / tile + large_bound + 1;
       level_bound = merge_levels(longest, tile);
     }
+  }
+  bool any_width() const {
+    for (int k = 0; k < width_lists; ++k)
+      if (lists[k]) return true;
+    return false;
   }
 };
 
 /// Temporary storage, one computation for sizing and carving.
 template <class U, class V>
 struct temp_layout {
-  std::size_t counts = 0, lists, tiles_of, first_tile, scan, tile_segment, keys_temp, values_temp, total;
+  std::size_t counts = 0, lists, tiles_of, first_tile, scan, tile_segment, splits, keys_temp, values_temp, total;
   temp_layout(std::int64_t n, const segment_layout& seg, const plan& p, std::size_t scan_bytes) {
     const std::size_t count = static_cast<std::size_t>(seg.count);
-    const bool large = p.classes[large_class];
+    const bool large = p.large;
     lists = align_up(sizeof(class_counts));
-    tiles_of = lists + align_up(3 * count * sizeof(unsigned));
+    tiles_of = lists + align_up(listed_classes * count * sizeof(unsigned));
     first_tile = tiles_of + align_up(count * sizeof(std::int64_t));
     scan = first_tile + (large ? align_up(count * sizeof(std::int64_t)) : 0);
     tile_segment = scan + (large ? align_up(scan_bytes) : 0);
-    keys_temp = tile_segment + (large ? align_up(static_cast<std::size_t>(p.tile_bound) * sizeof(unsigned)) : 0);
+    splits = tile_segment + (large ? align_up(static_cast<std::size_t>(p.tile_bound) * sizeof(unsigned)) : 0);
+    keys_temp = splits + (large ? align_up(static_cast<std::size_t>(p.tile_bound) * sizeof(int2)) : 0);
     values_temp = keys_temp + (large ? align_up(static_cast<std::size_t>(n) * sizeof(U)) : 0);
     constexpr std::size_t value_bytes = std::is_same_v<V, no_values> ? 0 : sizeof(V);
     total = values_temp + (large ? align_up(static_cast<std::size_t>(n) * value_bytes) : 0);
@@ -85,7 +89,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys
   const plan p(n, seg, tile);
   std::size_t scan_bytes = 0;
   cudaError_t e;
-  if (p.classes[large_class] &&
+  if (p.large &&
       (e = exclusive_scan(nullptr, scan_bytes, static_cast<const std::int64_t*>(nullptr), static_cast<std::int64_t*>(nullptr),
                           seg.count, sum{}, std::int64_t(0), stream)) != cudaSuccess)
     return e;
@@ -108,22 +112,22 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys
   classify_kernel<<<blocks_for(seg.count, 256, 8 * sms), 256, 0, stream>>>(segments, seg.count, tile, lists, tiles_of, counts);
   if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   // 2. Segments of one block or less.
-  if (p.classes[warp_class]) {
+  if (p.any_width()) {
     warp_sort_kernel<<<blocks_for(seg.count, 8, 16 * sms), 256, 0, stream>>>(keys_in, keys_out, values_in, values_out,
                                                                               segments, seg.count, lists, counts, key_of);
     if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   }
-  if (p.classes[small_class]) {
+  if (p.lists[small_list]) {
     listed_tile_kernel<small_threads, small_items><<<blocks_for(seg.count, 1, 16 * sms), small_threads, 0, stream>>>(
-        keys_in, keys_out, values_in, values_out, segments, seg.count, lists, counts, int(small_class), key_of);
+        keys_in, keys_out, values_in, values_out, segments, seg.count, lists, counts, small_list, key_of);
     if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   }
-  if (p.classes[tile_class]) {
+  if (p.lists[tile_list]) {
     listed_tile_kernel<tiling::threads, tiling::items><<<blocks_for(seg.count, 1, 4 * sms), tiling::threads, 0, stream>>>(
-        keys_in, keys_out, values_in, values_out, segments, seg.count, lists, counts, int(tile_class), key_of);
+        keys_in, keys_out, values_in, values_out, segments, seg.count, lists, counts, tile_list, key_of);
     if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   }
-  if (!p.classes[large_class]) return cudaSuccess;
+  if (!p.large) return cudaSuccess;
   // 3. Larger segments: tile map, runs, merge levels.
   auto* first_tile = reinterpret_cast<std::int64_t*>(t + layout.first_tile);
   auto* tile_segment = reinterpret_cast<unsigned*>(t + layout.tile_segment);
@@ -139,9 +143,13 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys
   run_sort_kernel<tiling::threads, tiling::items><<<grid, tiling::threads, 0, stream>>>(keys_in, keys, values_in, values,
                                                                                       segments, tile_segment, first_tile, key_of);
   if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+  auto* splits = reinterpret_cast<int2*>(t + layout.splits);
   for (int level = 0; level < p.level_bound; ++level) {
+    merge_split_kernel<tile><<<blocks_for(p.tile_bound, 128, 64 * sms), 128, 0, stream>>>(
+        keys, segments, tile_segment, first_tile, counts, p.tile_bound, level, key_of, splits);
+    if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
     merge_level_kernel<tiling::threads, tiling::items><<<grid, tiling::threads, 0, stream>>>(
-        keys, values, segments, tile_segment, first_tile, counts, level, key_of);
+        keys, values, segments, tile_segment, first_tile, counts, level, splits, key_of);
     if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   }
   return cudaSuccess;

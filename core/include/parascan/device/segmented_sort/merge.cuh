@@ -7,7 +7,8 @@
 //   2. runs: a block per tile sorts it (small.cuh's sort_tile) into the segment's first buffer.
 //   3. merge levels p = 0, 1, …: a block per output tile of C items merges two runs of C · 2^p
 //      (merge path, Green, McColl & Bader 2012 / ModernGPU): two binary searches on the tile's
-//      diagonals split the runs, the block stages its slice of both in shared memory, each thread
+//      diagonals split the runs (a thread per tile, all tiles at once, in a launch before the
+//      merge, as ModernGPU partitions), the block stages its slice of both in shared memory, each thread
 //      finds its own diagonal there and merges Items items, and the block writes them out in order.
 //      Ties take the left run first, so the merge is stable. A segment of m levels alternates between
 //      its buffers so that level m − 1 writes the caller's output: its runs go to the output when m
@@ -22,9 +23,11 @@ namespace parascan::device::segmented {
 constexpr unsigned unused_tile = 0xffffffffu;
 
 /// tile_segment[t] for t < bound: the segment tile t belongs to, or unused_tile past the total.
-__global__ void tile_map_kernel(const std::int64_t* first_tile, const std::int64_t* tiles_of, std::int64_t count,
-                                std::int64_t bound, unsigned* tile_segment) {
-  const std::int64_t total = count > 0 ? first_tile[count - 1] + tiles_of[count - 1] : 0;
+/// (A template so that each translation unit may hold it.)
+template <class Count>
+__global__ void tile_map_kernel(const Count* first_tile, const Count* tiles_of, std::int64_t count, std::int64_t bound,
+                                unsigned* tile_segment) {
+  const Count total = count > 0 ? first_tile[count - 1] + tiles_of[count - 1] : 0;
   for (std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < bound;
        t += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     if (t >= total) {
@@ -94,33 +97,61 @@ __device__ __forceinline__ int merge_path(LoadA load_a, int a_n, LoadB load_b, i
   return lo;
 }
 
-/// Step 3, level `level`: output tile of each segment with more levels merged from its two runs.
+/// A level's output tile: its pair of runs and its diagonals in them (positions in the segment).
+struct merge_tile {
+  std::int64_t pair;  // the pair's first item in the segment
+  int a_n, b_n, d0, d1;
+  __device__ __forceinline__ merge_tile(const tile_place& p, int level, int tile) {
+    const std::int64_t run = static_cast<std::int64_t>(tile) << level;
+    pair = p.first / (2 * run) * (2 * run);
+    a_n = static_cast<int>(p.n - pair < run ? p.n - pair : run);
+    b_n = static_cast<int>(p.n - pair - a_n < run ? p.n - pair - a_n : run);
+    d0 = static_cast<int>(p.first - pair);
+    d1 = d0 + tile < a_n + b_n ? d0 + tile : a_n + b_n;
+  }
+};
+
+/// Step 3a, level `level`: the splits of every tile at once (a thread per tile: two searches of the
+/// runs in global memory), so that no merging block waits on them. splits[t] = items of run a among
+/// the first d0 and the first d1 outputs of t's pair.
+template <int Tile, class U, class Segments>
+__global__ void merge_split_kernel(level_buffers<U> keys, Segments segments, const unsigned* tile_segment,
+                                   const std::int64_t* first_tile, const class_counts* counts, std::int64_t bound,
+                                   int level, sort_key<U> key_of, int2* splits) {
+  if (level >= counts->most_levels) return;
+  for (std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < bound;
+       t += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    tile_place p;
+    if (!place_of(static_cast<unsigned>(t), tile_segment, first_tile, segments, Tile, p) || level >= p.levels) continue;
+    const merge_tile m(p, level, Tile);
+    const U* src = keys.after(p.levels, level) + p.begin + m.pair;
+    const auto load_a = [&](int i) { return src[i]; };
+    const auto load_b = [&](int i) { return src[m.a_n + i]; };
+    splits[t] = make_int2(merge_path<U>(load_a, m.a_n, load_b, m.b_n, m.d0, key_of),
+                          merge_path<U>(load_a, m.a_n, load_b, m.b_n, m.d1, key_of));
+  }
+}
+
+/// Step 3b, level `level`: each output tile of a segment with more levels merged from its two runs.
 template <int Threads, int Items, class U, class V, class Segments>
 __global__ void __launch_bounds__(Threads)
     merge_level_kernel(level_buffers<U> keys, level_buffers<V> values, Segments segments, const unsigned* tile_segment,
-                       const std::int64_t* first_tile, const class_counts* counts, int level, sort_key<U> key_of) {
+                       const std::int64_t* first_tile, const class_counts* counts, int level, const int2* splits,
+                       sort_key<U> key_of) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
   constexpr int tile = Threads * Items;
   __shared__ U stage_keys[tile];
   __shared__ std::conditional_t<has_values, V, char> stage_values[has_values ? tile : 1];
-  __shared__ int split[2];
   if (level >= counts->most_levels) return;
   tile_place p;
   if (!place_of(blockIdx.x, tile_segment, first_tile, segments, tile, p) || level >= p.levels) return;
-  const std::int64_t run = static_cast<std::int64_t>(tile) << level;
-  const std::int64_t pair = p.first / (2 * run) * (2 * run);  // the pair's first item in the segment
-  const int a_n = static_cast<int>(p.n - pair < run ? p.n - pair : run);
-  const int b_n = static_cast<int>(p.n - pair - a_n < run ? p.n - pair - a_n : run);
-  const int d0 = static_cast<int>(p.first - pair), d1 = d0 + tile < a_n + b_n ? d0 + tile : a_n + b_n;
-  const U* src = keys.after(p.levels, level) + p.begin + pair;
-  const auto load_a = [&](int i) { return src[i]; };
-  const auto load_b = [&](int i) { return src[a_n + i]; };
-  if (threadIdx.x < 2) split[threadIdx.x] = merge_path<U>(load_a, a_n, load_b, b_n, threadIdx.x == 0 ? d0 : d1, key_of);
-  __syncthreads();
-  const int a0 = split[0], a1 = split[1], b0 = d0 - a0, b1 = d1 - a1, la = a1 - a0, n = d1 - d0;
-  [[maybe_unused]] const V* vsrc = values.after(p.levels, level) + p.begin + pair;
+  const merge_tile m(p, level, tile);
+  const U* src = keys.after(p.levels, level) + p.begin + m.pair;
+  const int2 split = splits[blockIdx.x];
+  const int a0 = split.x, a1 = split.y, b0 = m.d0 - a0, b1 = m.d1 - a1, la = a1 - a0, lb = b1 - b0, n = m.d1 - m.d0;
+  [[maybe_unused]] const V* vsrc = values.after(p.levels, level) + p.begin + m.pair;
   for (int i = threadIdx.x; i < n; i += Threads) {  // the tile's slices: a's, then b's
-    const int from = i < la ? a0 + i : a_n + b0 + (i - la);
+    const int from = i < la ? a0 + i : m.a_n + b0 + (i - la);
     stage_keys[i] = src[from];
     if constexpr (has_values) stage_values[i] = vsrc[from];
   }
@@ -129,13 +160,13 @@ __global__ void __launch_bounds__(Threads)
   const int diagonal = static_cast<int>(threadIdx.x) * Items < n ? static_cast<int>(threadIdx.x) * Items : n;
   const auto staged_a = [&](int i) { return stage_keys[i]; };
   const auto staged_b = [&](int i) { return stage_keys[la + i]; };
-  int ai = merge_path<U>(staged_a, la, staged_b, b1 - b0, diagonal, key_of);
+  int ai = merge_path<U>(staged_a, la, staged_b, lb, diagonal, key_of);
   int bi = diagonal - ai;
   U out_key[Items];
   [[maybe_unused]] std::conditional_t<has_values, V, char> out_value[Items];
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
-    const bool take_a = ai < la && (bi >= b1 - b0 || key_of(stage_keys[ai]) <= key_of(stage_keys[la + bi]));
+    const bool take_a = ai < la && (bi >= lb || key_of(stage_keys[ai]) <= key_of(stage_keys[la + bi]));
     const int from = take_a ? ai : la + bi;
     if (diagonal + j < n) {
       out_key[j] = stage_keys[from];
@@ -153,8 +184,8 @@ __global__ void __launch_bounds__(Threads)
     }
   }
   __syncthreads();
-  U* dst = keys.after(p.levels, level + 1) + p.begin + pair + d0;
-  [[maybe_unused]] V* vdst = values.after(p.levels, level + 1) + p.begin + pair + d0;
+  U* dst = keys.after(p.levels, level + 1) + p.begin + m.pair + m.d0;
+  [[maybe_unused]] V* vdst = values.after(p.levels, level + 1) + p.begin + m.pair + m.d0;
   for (int i = threadIdx.x; i < n; i += Threads) {
     dst[i] = stage_keys[i];
     if constexpr (has_values) vdst[i] = stage_values[i];

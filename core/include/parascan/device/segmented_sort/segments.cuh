@@ -44,14 +44,26 @@ struct sort_key {
   }
 };
 
-/// The size classes: a warp sorts segments of up to 32 items; one block of 128 × 4 those up to 512;
-/// one block of 256 × Items those up to a tile; larger segments are sorted tile by tile by that block,
-/// then the sorted runs merged pairwise (merge.cuh). A tile holds 4096 items when a key and its value
-/// (or its 4-byte position) take at most 8 bytes together, else 2048, so that a tile's keys and values
-/// stay within 32 KB of shared memory.
-enum size_class : int { warp_class = 0, small_class = 1, tile_class = 2, large_class = 3 };
+/// The size classes: groups of W lanes of a warp sort segments of up to W items (W = 1, 2, 4, …, 32,
+/// the least power of two that holds the segment, so a warp sorts 32 / W segments at once); one block
+/// of 128 × 4 sorts those up to 512; one block of 256 × Items those up to a tile; larger segments are
+/// sorted tile by tile by that block, then the sorted runs merged pairwise (merge.cuh). A tile holds
+/// 4096 items when a key and its value (or its 4-byte position) take at most 8 bytes together, else
+/// 2048, so that a tile's keys and values stay within 32 KB of shared memory.
+/// The classes a segment can be listed in: lists 0–5 the group widths 1–32, then small, then tile.
+constexpr int width_lists = 6, small_list = 6, tile_list = 7, listed_classes = 8;
 constexpr int warp_limit = 32;
 constexpr int small_threads = 128, small_items = 4, small_limit = small_threads * small_items;
+
+/// The list of a segment of n ≥ 1 items that fits a tile: log2 of its group width for n ≤ 32.
+__host__ __device__ __forceinline__ int list_of(std::int64_t n, int tile) {
+  if (n <= warp_limit) {
+    int k = 0;
+    while ((std::int64_t(1) << k) < n) ++k;
+    return k;
+  }
+  return n <= small_limit ? small_list : n <= tile ? tile_list : -1;
+}
 
 template <class U, class V>
 struct tiles {
@@ -70,10 +82,10 @@ __host__ __device__ __forceinline__ int merge_levels(std::int64_t n, int tile) {
   return levels;
 }
 
-/// Counters the classification fills (zeroed before it): per class the number of segments listed,
+/// Counters the classification fills (zeroed before it): per list the number of segments listed,
 /// and the most merge levels any segment needs.
 struct class_counts {
-  unsigned listed[3];
+  unsigned listed[listed_classes];
   int most_levels;
 };
 

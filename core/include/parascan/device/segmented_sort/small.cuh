@@ -1,11 +1,13 @@
 // Segmented sort, the segments that fit one block: their classification and sorts.
 //
-//   1. classify (a thread per segment): its size class; segments of the warp, small and tile
-//      classes are listed per class (one atomic per warp and class: ballot, leader, shuffle);
+//   1. classify (a thread per segment): its size class; segments of up to a tile are listed per
+//      class (one atomic per warp and class: ballot, leader, shuffle);
 //      a large segment counts its tiles (for merge.cuh's tile map) and raises the most merge
 //      levels. Reads the offsets once, writes 4–12 bytes per segment.
-//   2. warp class: a warp per listed segment, its ≤ 32 keys ranked by a bitonic network of (sort key,
-//      position) (warp/warp_sort.cuh), then keys and values gathered from their positions.
+//   2. up to 32 items: a group of W lanes per segment (W the least power of two ≥ its size, so a
+//      warp sorts 32 / W segments at once), keys and values loaded by lane, (sort key, position)
+//      ranked by the group's bitonic network (warp/warp_sort.cuh), keys and values shuffled from the
+//      lane of their position. One read and one write of each item.
 //   3. small and tile classes: a block per listed segment, its keys sorted with their positions by the
 //      block radix sort (block/block_radix_sort.cuh), then gathered. The same tile sort writes the
 //      sorted runs of a large segment (merge.cuh).
@@ -27,8 +29,8 @@ __device__ __forceinline__ unsigned lanemask_lt() {
   return m;
 }
 
-/// lists[c · count + i]: the i-th listed segment of class c (warp, small, tile); tiles_of[s]: the
-/// tiles of segment s if large, else 0. `counts` must start zeroed.
+/// lists[c · count + i]: the i-th listed segment of list c (list_of); tiles_of[s]: the tiles of
+/// segment s if it is larger than a tile, else 0. `counts` must start zeroed.
 template <class Segments>
 __global__ void classify_kernel(Segments segments, std::int64_t count, int tile, unsigned* lists, std::int64_t* tiles_of,
                                 class_counts* counts) {
@@ -38,18 +40,18 @@ __global__ void classify_kernel(Segments segments, std::int64_t count, int tile,
   for (std::int64_t s0 = static_cast<std::int64_t>(blockIdx.x) * blockDim.x; s0 < count; s0 += stride) {
     const std::int64_t s = s0 + threadIdx.x;
     const std::int64_t n = s < count ? segments.size_of(s) : 0;
-    const int cls = n == 0 ? -1 : n <= warp_limit ? warp_class : n <= small_limit ? small_class : n <= tile ? tile_class : large_class;
-    if (s < count) tiles_of[s] = cls == large_class ? (n + tile - 1) / tile : 0;
-    if (cls == large_class) atomicMax(&counts->most_levels, merge_levels(n, tile));
-#pragma unroll
-    for (int c = 0; c < 3; ++c) {
-      const unsigned mask = __ballot_sync(0xffffffffu, cls == c);
+    const int list = n == 0 ? -2 : list_of(n, tile);  // -1: larger than a tile
+    if (s < count) tiles_of[s] = list == -1 ? (n + tile - 1) / tile : 0;
+    if (list == -1) atomicMax(&counts->most_levels, merge_levels(n, tile));
+    unsigned present = __ballot_sync(0xffffffffu, list >= 0) ? 0xffu : 0u;  // skip the loop for warps of none
+    for (int c = 0; present != 0 && c < listed_classes; ++c) {
+      const unsigned mask = __ballot_sync(0xffffffffu, list == c);
       if (mask == 0) continue;
       const int leader = __ffs(mask) - 1;
       unsigned base = 0;
       if (lane == leader) base = atomicAdd(&counts->listed[c], static_cast<unsigned>(__popc(mask)));
       base = __shfl_sync(0xffffffffu, base, leader);
-      if (cls == c) lists[c * count + base + __popc(mask & lanemask_lt())] = static_cast<unsigned>(s);
+      if (list == c) lists[c * count + base + __popc(mask & lanemask_lt())] = static_cast<unsigned>(s);
     }
   }
 }
@@ -61,22 +63,61 @@ __device__ __forceinline__ void move_value(const V* values_src, std::int64_t bas
   if constexpr (!std::is_same_v<V, no_values>) values_dst[q] = values_src ? values_src[from] : static_cast<V>(base + from);
 }
 
+/// Groups of Width lanes sort the segments first, first + 1, … of list log2 Width, one each: keys
+/// and values loaded by lane, the (sort key, position) pairs sorted by the group's bitonic network,
+/// keys and values taken from the lane of their position by a shuffle.
+template <int Width, class U, class V, class Segments>
+__device__ __forceinline__ void sort_groups(const U* keys_in, U* keys_out, const V* values_in, V* values_out,
+                                            const Segments& segments, const unsigned* list, unsigned listed,
+                                            unsigned first, const sort_key<U>& key_of) {
+  constexpr bool has_values = !std::is_same_v<V, no_values>;
+  const unsigned r = threadIdx.x % Width, i = first + (threadIdx.x % 32) / Width;
+  const bool real = i < listed;
+  const std::int64_t s = real ? list[i] : 0;
+  const std::int64_t begin = real ? segments.begin_of(s) : 0, n = real ? segments.size_of(s) : 0;
+  const bool mine = r < n;
+  const U raw = mine ? keys_in[begin + r] : U(0);
+  [[maybe_unused]] std::conditional_t<has_values, V, char> value{};
+  if constexpr (has_values) {
+    if (mine) value = values_in ? values_in[begin + r] : static_cast<V>(r);
+  }
+  U key = mine ? key_of(raw) : key_of.mask;  // past the end: the largest, ranked last
+  unsigned from = r;
+  if constexpr (Width > 1) warp::bitonic_sort<Width>(key, from);
+  const U out = warp::from_group_lane<Width>(raw, from);
+  if constexpr (has_values) value = warp::from_group_lane<Width>(value, from);
+  if (mine) {
+    keys_out[begin + r] = out;
+    if constexpr (has_values) values_out[begin + r] = value;
+  }
+}
+
+/// Every segment of up to 32 items: the jobs of the six group widths one after another, a job being
+/// the 32 / Width segments a warp sorts at once.
 template <class U, class V, class Segments>
 __global__ void __launch_bounds__(256) warp_sort_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_out,
                                                         Segments segments, std::int64_t count, const unsigned* lists,
                                                         const class_counts* counts, sort_key<U> key_of) {
-  const unsigned lane = threadIdx.x % 32;
-  const unsigned listed = counts->listed[warp_class];
+  unsigned jobs_before[width_lists + 1];
+  jobs_before[0] = 0;
+#pragma unroll
+  for (int k = 0; k < width_lists; ++k) {
+    const unsigned per_warp = 32u >> k;
+    jobs_before[k + 1] = jobs_before[k] + (counts->listed[k] + per_warp - 1) / per_warp;
+  }
   const unsigned warps = gridDim.x * (blockDim.x / 32);
-  for (unsigned w = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; w < listed; w += warps) {
-    const std::int64_t s = lists[warp_class * count + w];
-    const std::int64_t begin = segments.begin_of(s), n = segments.size_of(s);
-    U key = lane < n ? key_of(keys_in[begin + lane]) : key_of.mask;  // past the end: the largest, ranked last
-    unsigned from = lane;
-    warp::bitonic_sort(key, from);
-    if (lane < n) {
-      keys_out[begin + lane] = keys_in[begin + from];
-      move_value(values_in ? values_in + begin : nullptr, 0, from, values_out + begin, lane);
+  for (unsigned job = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; job < jobs_before[width_lists]; job += warps) {
+    int k = 0;
+    while (job >= jobs_before[k + 1]) ++k;
+    const unsigned first = (job - jobs_before[k]) * (32u >> k), listed = counts->listed[k];
+    const unsigned* list = lists + k * count;
+    switch (k) {
+      case 0: sort_groups<1>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
+      case 1: sort_groups<2>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
+      case 2: sort_groups<4>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
+      case 3: sort_groups<8>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
+      case 4: sort_groups<16>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
+      default: sort_groups<32>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
     }
   }
 }
@@ -104,7 +145,7 @@ __device__ __forceinline__ void sort_tile(const U* keys_src, const V* values_src
   }
 }
 
-/// A block per listed segment of class `cls` (small or tile), looping over the list.
+/// A block per segment of list `cls` (small or tile), looping over the list.
 template <int Threads, int Items, class U, class V, class Segments>
 __global__ void __launch_bounds__(Threads)
     listed_tile_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_out, Segments segments,
