@@ -7,7 +7,8 @@
 //      the tile map, the tile sorts into runs, then one launch per merge level
 //   Every launch is sized on the host from what the host knows (segment count, n, or the rows'
 //   length), never from device results, so the whole sort is stream-ordered and graph-capturable.
-//   Rows of one length are all of one class, known on the host: only that class's launches run.
+//   Rows of one length are all of one class, known on the host: only that class's launches run, and
+//   rows of up to a tile need no classification.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -107,24 +108,30 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys
   std::int64_t sms = 0;
   if ((e = multiprocessors(sms)) != cudaSuccess) return e;
 
-  // 1. Classes.
-  if ((e = cudaMemsetAsync(counts, 0, sizeof(class_counts), stream)) != cudaSuccess) return e;
-  classify_kernel<<<blocks_for(seg.count, 256, 8 * sms), 256, 0, stream>>>(segments, seg.count, tile, lists, tiles_of, counts);
-  if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
-  // 2. Segments of one block or less.
+  // 1. Classes (rows of up to a tile are all of one list, known here: no classification).
+  const bool rows_listed = seg.is_rows() && !p.large;
+  segment_lists listed{lists, seg.count, counts, -1};
+  if (rows_listed) {
+    listed.rows_list = list_of(seg.row_length, tile);
+  } else {
+    if ((e = cudaMemsetAsync(counts, 0, sizeof(class_counts), stream)) != cudaSuccess) return e;
+    classify_kernel<<<blocks_for(seg.count, 256, 8 * sms), 256, 0, stream>>>(segments, seg.count, tile, lists, tiles_of, counts);
+    if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
+  }
+  // 2. Segments of one block or less; a warp per job (32 / W segments) where the grid allows.
   if (p.any_width()) {
-    warp_sort_kernel<<<blocks_for(seg.count, 8, 16 * sms), 256, 0, stream>>>(keys_in, keys_out, values_in, values_out,
-                                                                              segments, seg.count, lists, counts, key_of);
+    warp_sort_kernel<<<blocks_for(seg.count, 8, 1 << 20), 256, 0, stream>>>(keys_in, keys_out, values_in, values_out,
+                                                                            segments, listed, key_of);
     if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   }
   if (p.lists[small_list]) {
     listed_tile_kernel<small_threads, small_items><<<blocks_for(seg.count, 1, 16 * sms), small_threads, 0, stream>>>(
-        keys_in, keys_out, values_in, values_out, segments, seg.count, lists, counts, small_list, key_of);
+        keys_in, keys_out, values_in, values_out, segments, listed, small_list, key_of);
     if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   }
   if (p.lists[tile_list]) {
     listed_tile_kernel<tiling::threads, tiling::items><<<blocks_for(seg.count, 1, 4 * sms), tiling::threads, 0, stream>>>(
-        keys_in, keys_out, values_in, values_out, segments, seg.count, lists, counts, tile_list, key_of);
+        keys_in, keys_out, values_in, values_out, segments, listed, tile_list, key_of);
     if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   }
   if (!p.large) return cudaSuccess;

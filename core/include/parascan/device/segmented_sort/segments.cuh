@@ -89,4 +89,17 @@ struct class_counts {
   int most_levels;
 };
 
+/// The segments of each list: the classification's lists, or for rows (all of one list, known on
+/// the host) every row in order, with no classification run.
+struct segment_lists {
+  const unsigned* lists;
+  std::int64_t count;
+  const class_counts* counts;
+  int rows_list;  // ≥ 0: rows, all in this list
+  __device__ __forceinline__ unsigned listed(int k) const {
+    return rows_list >= 0 ? (k == rows_list ? static_cast<unsigned>(count) : 0u) : counts->listed[k];
+  }
+  __device__ __forceinline__ std::int64_t at(int k, unsigned i) const { return rows_list >= 0 ? i : lists[k * count + i]; }
+};
+
 }  // namespace parascan::device::segmented

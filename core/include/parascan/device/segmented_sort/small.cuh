@@ -68,12 +68,12 @@ __device__ __forceinline__ void move_value(const V* values_src, std::int64_t bas
 /// keys and values taken from the lane of their position by a shuffle.
 template <int Width, class U, class V, class Segments>
 __device__ __forceinline__ void sort_groups(const U* keys_in, U* keys_out, const V* values_in, V* values_out,
-                                            const Segments& segments, const unsigned* list, unsigned listed,
-                                            unsigned first, const sort_key<U>& key_of) {
+                                            const Segments& segments, const segment_lists& lists, int k,
+                                            unsigned listed, unsigned first, const sort_key<U>& key_of) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
   const unsigned r = threadIdx.x % Width, i = first + (threadIdx.x % 32) / Width;
   const bool real = i < listed;
-  const std::int64_t s = real ? list[i] : 0;
+  const std::int64_t s = real ? lists.at(k, i) : 0;
   const std::int64_t begin = real ? segments.begin_of(s) : 0, n = real ? segments.size_of(s) : 0;
   const bool mine = r < n;
   const U raw = mine ? keys_in[begin + r] : U(0);
@@ -96,28 +96,26 @@ __device__ __forceinline__ void sort_groups(const U* keys_in, U* keys_out, const
 /// the 32 / Width segments a warp sorts at once.
 template <class U, class V, class Segments>
 __global__ void __launch_bounds__(256) warp_sort_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_out,
-                                                        Segments segments, std::int64_t count, const unsigned* lists,
-                                                        const class_counts* counts, sort_key<U> key_of) {
+                                                        Segments segments, segment_lists lists, sort_key<U> key_of) {
   unsigned jobs_before[width_lists + 1];
   jobs_before[0] = 0;
 #pragma unroll
   for (int k = 0; k < width_lists; ++k) {
     const unsigned per_warp = 32u >> k;
-    jobs_before[k + 1] = jobs_before[k] + (counts->listed[k] + per_warp - 1) / per_warp;
+    jobs_before[k + 1] = jobs_before[k] + (lists.listed(k) + per_warp - 1) / per_warp;
   }
   const unsigned warps = gridDim.x * (blockDim.x / 32);
   for (unsigned job = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; job < jobs_before[width_lists]; job += warps) {
     int k = 0;
     while (job >= jobs_before[k + 1]) ++k;
-    const unsigned first = (job - jobs_before[k]) * (32u >> k), listed = counts->listed[k];
-    const unsigned* list = lists + k * count;
+    const unsigned first = (job - jobs_before[k]) * (32u >> k), listed = lists.listed(k);
     switch (k) {
-      case 0: sort_groups<1>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
-      case 1: sort_groups<2>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
-      case 2: sort_groups<4>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
-      case 3: sort_groups<8>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
-      case 4: sort_groups<16>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
-      default: sort_groups<32>(keys_in, keys_out, values_in, values_out, segments, list, listed, first, key_of); break;
+      case 0: sort_groups<1>(keys_in, keys_out, values_in, values_out, segments, lists, k, listed, first, key_of); break;
+      case 1: sort_groups<2>(keys_in, keys_out, values_in, values_out, segments, lists, k, listed, first, key_of); break;
+      case 2: sort_groups<4>(keys_in, keys_out, values_in, values_out, segments, lists, k, listed, first, key_of); break;
+      case 3: sort_groups<8>(keys_in, keys_out, values_in, values_out, segments, lists, k, listed, first, key_of); break;
+      case 4: sort_groups<16>(keys_in, keys_out, values_in, values_out, segments, lists, k, listed, first, key_of); break;
+      default: sort_groups<32>(keys_in, keys_out, values_in, values_out, segments, lists, k, listed, first, key_of); break;
     }
   }
 }
@@ -149,11 +147,11 @@ __device__ __forceinline__ void sort_tile(const U* keys_src, const V* values_src
 template <int Threads, int Items, class U, class V, class Segments>
 __global__ void __launch_bounds__(Threads)
     listed_tile_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_out, Segments segments,
-                       std::int64_t count, const unsigned* lists, const class_counts* counts, int cls, sort_key<U> key_of) {
+                       segment_lists lists, int cls, sort_key<U> key_of) {
   __shared__ typename block::radix_sort<Threads, Items, U>::storage storage;
-  const unsigned listed = counts->listed[cls];
+  const unsigned listed = lists.listed(cls);
   for (unsigned i = blockIdx.x; i < listed; i += gridDim.x) {
-    const std::int64_t s = lists[cls * count + i];
+    const std::int64_t s = lists.at(cls, i);
     const std::int64_t begin = segments.begin_of(s), n = segments.size_of(s);
     sort_tile<Threads, Items>(keys_in + begin, values_in ? values_in + begin : nullptr, 0, static_cast<int>(n),
                               keys_out + begin, values_out + begin, key_of, storage);
