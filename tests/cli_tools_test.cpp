@@ -138,6 +138,49 @@ TEST_F(cli_gpu, radix_sort_sorts_pairs_and_permutations) {
   EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
 }
 
+TEST_F(cli, radix_sort_refuses_bad_segments_before_the_gpu) {
+  const std::vector<float> keys = {3, 1, 2, 5, 4, 0};
+  parascan::app::write_array(path("k.npy"), parascan::app::dtype::f32, keys.data(), 6);
+  auto r = sort(path("k.npy") + " --rows 4 -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--rows 4: 6 keys do not split into rows of equal length"), std::string::npos) << r.err;
+  const std::vector<std::int64_t> short_offsets = {0, 2, 5};
+  parascan::app::write_array(path("o.npy"), parascan::app::dtype::i64, short_offsets.data(), 3);
+  r = sort(path("k.npy") + " --segments " + path("o.npy") + " -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("o.npy: the offsets must run from 0 to the 6 keys"), std::string::npos) << r.err;
+  const std::vector<std::int32_t> falling = {0, 4, 2, 6};
+  parascan::app::write_array(path("f.npy"), parascan::app::dtype::i32, falling.data(), 4);
+  r = sort(path("k.npy") + " --segments " + path("f.npy") + " -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("f.npy: offset 2 (2) is smaller than the one before (4)"), std::string::npos) << r.err;
+  r = sort(path("k.npy") + " --rows 2 --algorithm split4");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_FALSE(fs::exists(path("out.npy")));
+}
+
+TEST_F(cli_gpu, radix_sort_sorts_segments_and_rows) {
+  const std::vector<float> keys = {2.5f, -1.0f, 0.0f, -0.0f, 9.0f, -7.25f, 4.0f, 1.0f};
+  parascan::app::write_array(path("k.npy"), parascan::app::dtype::f32, keys.data(), 8);
+  const std::vector<std::int64_t> offsets = {0, 3, 3, 8};  // [0,3), an empty segment, [3,8)
+  parascan::app::write_array(path("o.npy"), parascan::app::dtype::i64, offsets.data(), 4);
+  auto r = sort(path("k.npy") + " --segments " + path("o.npy") + " --argsort --validate -o " + path("p.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
+  auto p = parascan::app::read_array(path("p.npy"), std::nullopt);
+  EXPECT_EQ(std::vector<std::int64_t>(p.as<std::int64_t>(), p.as<std::int64_t>() + 8),
+            (std::vector<std::int64_t>{1, 2, 0, 2, 0, 4, 3, 1}));  // positions within each segment
+  r = sort(path("k.npy") + " --rows 2 --descending --validate -o " + path("s.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto s = parascan::app::read_array(path("s.npy"), std::nullopt);
+  EXPECT_EQ(std::vector<float>(s.as<float>(), s.as<float>() + 8),
+            (std::vector<float>{2.5f, 0.0f, -0.0f, -1.0f, 9.0f, 4.0f, 1.0f, -7.25f}));  // 0.0 ties -0.0: input order
+  r = sort("--n 1000000 --rows 1000 --type f32 --repeat 2");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CUB DeviceSegmentedSort"), std::string::npos) << r.out;
+}
+
 TEST_F(cli, marching_cubes_refuses_bad_volumes_and_options_before_the_gpu) {
   std::ofstream(path("v.raw"), std::ios::binary) << std::string(1000, '\x07');
   const std::string out = " -o " + path("m.ply");

@@ -1,6 +1,6 @@
 // radix_sort: LSD radix sort on the GPU — keys, keys with values, or the sorting permutation —
 // timed beside cub::DeviceRadixSort in the same run and optionally validated against CUB and a CPU
-// stable sort.
+// stable sort. With --segments or --rows, each segment (row) is sorted on its own (segmented.cpp).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -23,6 +23,7 @@
 #include "parascan/radix_sort.hpp"
 #include "parascan/sort_pipeline.hpp"
 #include "parascan/validation/sort_check.hpp"
+#include "segmented.hpp"
 
 namespace {
 using namespace parascan;
@@ -35,6 +36,8 @@ struct sort_args {
   std::int64_t n = std::int64_t(1) << 24;
   std::uint64_t seed = 1;
   std::string memory_limit;  // --device-memory-limit
+  std::string segments;      // --segments
+  std::int64_t rows = -1;    // --rows
   common_options common;
 };
 
@@ -335,6 +338,11 @@ int main(int argc, char** argv) {
                  "over PCIe when the keys do not fit (out of core); used without this option when they do not fit the GPU");
   app.add_option("--gpus", a.gpus, "Also sort over the first N GPUs of this host (NCCL; each ends with n/N keys), "
                                    "checked against the one-GPU sort; -o writes that result")->capture_default_str();
+  auto* segs = app.add_option("--segments", a.segments,
+                              "Sort each segment on its own: a 1-D .npy of integers (or raw i64) holding segments + 1 offsets "
+                              "from 0 to n, segment s = [offsets[s], offsets[s+1]); --argsort gives positions within each segment");
+  app.add_option("--rows", a.rows, "Sort each of R equal rows of the keys on its own (numpy.sort(axis=-1) of an R × n/R array)")
+      ->excludes(segs);
   add_common_options(app, a.common, "radix_sort keys.npy --values ids.npy --validate -o sorted.npy --values-out ids_sorted.npy");
   return run_tool(app, argc, argv, [&]() -> int {
     sort_options o;
@@ -383,6 +391,17 @@ int main(int argc, char** argv) {
     if (limit && values && size_of(values->type) < 4)
       throw input_error(a.values + ": the out-of-core sort moves values of 4 or 8 bytes, not " +
                         std::to_string(size_of(values->type)));
+    const bool segmented = !a.segments.empty() || a.rows >= 0;
+    std::optional<segments_spec> seg;
+    if (segmented) {
+      if (limit || a.gpus > 1 || o.algorithm != sort_algorithm::onesweep)
+        throw input_error("--segments/--rows: the segmented sort runs in one GPU's memory with its own algorithms "
+                          "(no --device-memory-limit, --gpus or --algorithm)");
+      if (values && size_of(values->type) < 4)
+        throw input_error(a.values + ": the segmented sort moves values of 4 or 8 bytes, not " +
+                          std::to_string(size_of(values->type)));
+      seg = read_segments(a.segments, a.rows, file ? file->count : a.n);
+    }
     check_gpus_option(a.gpus);
     if (a.gpus > 1 && (limit || o.algorithm != sort_algorithm::onesweep || (values && size_of(values->type) < 4)))
       throw input_error("--gpus: the multi-GPU sort runs onesweep in device memory, with values of 4 or 8 bytes");
@@ -390,7 +409,7 @@ int main(int argc, char** argv) {
     const auto d = select_device(a.common.device);
     if (!a.common.quiet) std::fprintf(stderr, "radix_sort: device %d: %s\n", d.id, d.name.c_str());
     const std::int64_t n = file ? file->count : a.n;
-    if (!limit && o.algorithm == sort_algorithm::onesweep && (!values || size_of(values->type) >= 4)) {
+    if (!limit && !segmented && o.algorithm == sort_algorithm::onesweep && (!values || size_of(values->type) >= 4)) {
       // The GPU run holds the keys three times (ours, CUB's, the input) and the values four times.
       const std::size_t value_bytes = a.argsort ? 8 : values ? size_of(values->type) : 0;
       const double need = static_cast<double>(n) * (3.0 * size_of(t) + 4.0 * value_bytes) * 1.25;
@@ -409,6 +428,17 @@ int main(int argc, char** argv) {
     return visit_dtype(t, [&](auto tag) -> int {
       using Key = typename decltype(tag)::type;
       const host_array* f = file ? &*file : nullptr;
+      if (seg) {
+        segmented_run r;
+        r.what = a.argsort ? "argsort" : values ? "pairs" : "keys";
+        r.values = values ? &*values : nullptr;
+        r.argsort = a.argsort;
+        r.options.begin_bit = o.begin_bit;
+        r.options.end_bit = o.end_bit;
+        r.options.descending = o.descending;
+        const std::vector<Key> keys = f ? std::vector<Key>(f->as<Key>(), f->as<Key>() + f->count) : generate<Key>(a);
+        return run_segmented<Key>(*seg, keys, r, a.common, a.values_out, f ? a.input : a.dist);
+      }
       if (limit) {
         if (a.argsort) return run_out_of_core<Key, std::uint64_t>(a, f, nullptr, true, o, *limit);
         if (!values) return run_out_of_core<Key, std::uint32_t>(a, f, nullptr, false, o, *limit);
