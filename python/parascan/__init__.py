@@ -17,6 +17,7 @@ array([ 0,  0,  1,  3,  6, 10, 15, 21, 28, 36], dtype=uint32)
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from ._arrays import _CODES, Array, native, require_device, stream_of, use_devic
 
 __version__ = _core.version
 __all__ = ["exclusive_scan", "inclusive_scan", "segmented_scan", "select", "partition", "sort", "argsort",
+           "segmented_sort", "segmented_argsort",
            "summed_area_table", "rect_sums", "box_filter", "marching_cubes", "device_count"]
 
 
@@ -237,16 +239,52 @@ def _framework_temp(a, stream):
     return lambda nbytes: a.empty((nbytes,), np.uint8, stream)
 
 
-def sort(keys, values=None, descending=False, begin_bit=0, end_bit=None, stream=None):
-    """Stable radix sort of ``keys`` (1-D), with ``values`` moved alongside when given: returns the sorted keys,
-    or ``(keys, values)``. Order as CUB's: floats by value with −0.0 equal to +0.0 and NaNs by bit pattern;
-    only bits [begin_bit, end_bit) of the order-preserving image of a key are compared.
+def _normal_axis(axis, ndim, name="axis"):
+    if not isinstance(axis, (int, np.integer)) or not -ndim <= axis < ndim:
+        raise ValueError(f"parascan: {name}={axis!r} is out of range for an array of {ndim} dimensions")
+    return int(axis) % ndim
 
-    >>> parascan.sort(torch.tensor([3.0, -1.0, 2.0], device="cuda"))
-    tensor([-1.,  2.,  3.], device='cuda:0')
-    """
-    if values is None and begin_bit == 0 and end_bit is None and stream is None:
-        r = _core.direct_sort(keys, bool(descending), False)  # torch / CuPy arrays, made whole in C++
+
+def _moved_last(x, axis):
+    """`x` with `axis` moved last, as a C-contiguous copy in its own framework (NumPy, CuPy or PyTorch)."""
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        return x.movedim(axis, -1).contiguous()
+    if isinstance(x, np.ndarray):
+        return np.ascontiguousarray(np.moveaxis(x, axis, -1))
+    cupy = sys.modules.get("cupy")
+    if cupy is not None and isinstance(x, cupy.ndarray):
+        return cupy.ascontiguousarray(cupy.moveaxis(x, axis, -1))
+    raise ValueError(f"parascan: sorting along axis {axis} (not the last) needs a NumPy, CuPy or PyTorch array to "
+                     f"transpose; got {type(x).__name__}")
+
+
+def _moved_back(r, axis):
+    """The inverse of _moved_last on a result, C-contiguous again."""
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(r, torch.Tensor):
+        return r.movedim(-1, axis).contiguous()
+    if isinstance(r, np.ndarray):
+        return np.ascontiguousarray(np.moveaxis(r, -1, axis))
+    return sys.modules["cupy"].ascontiguousarray(sys.modules["cupy"].moveaxis(r, -1, axis))
+
+
+def _sort(keys, values, argsort, axis, descending, begin_bit, end_bit, stream):
+    """sort / argsort: the whole array when 1-D or axis is None (flattened, as NumPy), else every row along `axis`."""
+    shape = tuple(getattr(keys, "shape", ()))
+    if axis is not None and len(shape) > 1:
+        axis = _normal_axis(axis, len(shape))
+        if values is not None and tuple(getattr(values, "shape", ())) != shape:
+            raise ValueError(f"parascan: values has shape {tuple(getattr(values, 'shape', ()))} and keys {shape}; "
+                             "they must match")
+        if axis != len(shape) - 1:
+            r = _sort(_moved_last(keys, axis), None if values is None else _moved_last(values, axis), argsort, -1,
+                      descending, begin_bit, end_bit, stream)
+            return tuple(_moved_back(x, axis) for x in r) if isinstance(r, tuple) else _moved_back(r, axis)
+        if math.prod(shape[:-1]) > 1:
+            return _sort_rows(keys, values, argsort, descending, begin_bit, end_bit, stream)
+    elif values is None and begin_bit == 0 and end_bit is None and stream is None and len(shape) <= 1:
+        r = _core.direct_sort(keys, bool(descending), argsort)  # 1-D torch / CuPy arrays, made whole in C++
         if r is not None:
             return r
     require_device()
@@ -254,39 +292,117 @@ def sort(keys, values=None, descending=False, begin_bit=0, end_bit=None, stream=
     k = wrap(keys, "keys", s)
     use_device_of(k)
     b, e = _bits(k, begin_bit, end_bit)
-    ko = k.empty(k.shape, k.dtype, s)
+    flat = (k.size,) if axis is None else k.shape
+    ko = k.empty(flat, k.dtype, s)
     temp = _framework_temp(k, s)
+    if argsort:
+        perm = k.empty(flat, np.int64, s)
+        _core.sort(k.ptr, ko.ptr, k.code, 0, perm.ptr, "u8", True, k.size, bool(descending), b, e, s, temp)
+        return perm.result(s)
     if values is None:
         _core.sort(k.ptr, ko.ptr, k.code, 0, 0, "u4", False, k.size, bool(descending), b, e, s, temp)
         return ko.result(s)
     v = wrap(values, "values", s)
     if v.size != k.size:
         raise ValueError(f"parascan: values has {v.size} items and keys {k.size}; they must match")
-    vo = v.empty(v.shape, v.dtype, s)
+    vo = v.empty(flat, v.dtype, s)
     _core.sort(k.ptr, ko.ptr, k.code, v.ptr, vo.ptr, v.code.replace("b1", "u1"), False, k.size, bool(descending), b, e, s,
                temp)
     return ko.result(s), vo.result(s)
 
 
-def argsort(keys, descending=False, begin_bit=0, end_bit=None, stream=None):
-    """The stable sorting permutation of ``keys`` as int64 positions (``keys[argsort(keys)]`` is sorted).
+def _sort_rows(keys, values, argsort, descending, begin_bit, end_bit, stream, offsets=None):
+    """Each row along the last axis (or each segment of `offsets`) sorted on its own (parascan::segmented_sort)."""
+    require_device()
+    s = stream_of(stream, keys, values)
+    k = wrap(keys, "keys", s)
+    use_device_of(k)
+    b, e = _bits(k, begin_bit, end_bit)
+    if offsets is None:
+        count, length, begin, end = math.prod(k.shape[:-1]), k.shape[-1], 0, 0
+    else:
+        o = wrap(offsets, "offsets", s)
+        if len(o.shape) != 1 or o.size < 1 or o.dtype.kind not in "iu":
+            raise ValueError(f"parascan: offsets must be a 1-D integer array of segments + 1 offsets; got shape {o.shape} "
+                             f"of {o.dtype}")
+        if isinstance(offsets, np.ndarray):  # host offsets are checked here; device ones are trusted
+            h = offsets.astype(np.int64)
+            if h[0] < 0 or h[-1] > k.size or np.any(h[1:] < h[:-1]):
+                raise ValueError(f"parascan: offsets must be non-decreasing within [0, {k.size}] (the keys' size)")
+        if o.code != "i8":
+            torch = sys.modules.get("torch")
+            offsets = offsets.long() if torch is not None and isinstance(offsets, torch.Tensor) else offsets.astype(np.int64)
+            o = wrap(offsets, "offsets", s)
+        count, length, begin, end = o.size - 1, -1, o.ptr, o.ptr + 8
+    ko = k.empty(k.shape, k.dtype, s)
+    temp = _framework_temp(k, s)
+    if argsort:
+        perm = k.empty(k.shape, np.int64, s)
+        _core.segmented_sort(k.ptr, ko.ptr, k.code, 0, perm.ptr, "u8", True, k.size, count, length, begin, end,
+                             bool(descending), b, e, s, temp)
+        return perm.result(s)
+    if values is None:
+        _core.segmented_sort(k.ptr, ko.ptr, k.code, 0, 0, "u4", False, k.size, count, length, begin, end,
+                             bool(descending), b, e, s, temp)
+        return ko.result(s)
+    v = wrap(values, "values", s)
+    if v.size != k.size:
+        raise ValueError(f"parascan: values has {v.size} items and keys {k.size}; they must match")
+    if v.dtype.itemsize not in (4, 8):
+        raise TypeError(f"parascan: a segmented sort moves values of 4 or 8 bytes, not {v.dtype}")
+    vo = v.empty(v.shape, v.dtype, s)
+    _core.segmented_sort(k.ptr, ko.ptr, k.code, v.ptr, vo.ptr, v.code, False, k.size, count, length, begin, end,
+                         bool(descending), b, e, s, temp)
+    return ko.result(s), vo.result(s)
+
+
+def sort(keys, values=None, axis=-1, descending=False, begin_bit=0, end_bit=None, stream=None):
+    """Stable radix sort along ``axis`` (NumPy's convention: the last axis by default, so each row of a
+    matrix is sorted on its own; ``axis=None`` sorts the flattened array), with ``values`` (same shape)
+    moved alongside when given: returns the sorted keys, or ``(keys, values)``. Order as CUB's: floats by
+    value with −0.0 equal to +0.0 and NaNs by bit pattern; only bits [begin_bit, end_bit) of the
+    order-preserving image of a key are compared. Rows are sorted all in one call, decided on the GPU and
+    capturable in a CUDA graph. An axis other than the last is moved last by a transposing copy (and the
+    result moved back by another), in the input's framework.
+
+    >>> parascan.sort(torch.tensor([[3.0, -1.0, 2.0], [0.5, 9.0, -4.0]], device="cuda"))
+    tensor([[-1.,  2.,  3.],
+            [-4.,  0.5,  9.]], device='cuda:0')
+    """
+    return _sort(keys, values, False, axis, descending, begin_bit, end_bit, stream)
+
+
+def argsort(keys, axis=-1, descending=False, begin_bit=0, end_bit=None, stream=None):
+    """The stable sorting permutation along ``axis`` as int64 positions within each row (as
+    ``numpy.argsort`` and ``torch.sort(...).indices``: ``numpy.take_along_axis(keys, argsort(keys), -1)`` is
+    sorted); ``axis=None``: positions in the flattened array.
 
     >>> parascan.argsort(cupy.array([30, 10, 20, 10]))
     array([1, 3, 2, 0])
     """
-    if begin_bit == 0 and end_bit is None and stream is None:
-        r = _core.direct_sort(keys, bool(descending), True)
-        if r is not None:
-            return r
-    require_device()
-    s = stream_of(stream, keys)
-    k = wrap(keys, "keys", s)
-    use_device_of(k)
-    b, e = _bits(k, begin_bit, end_bit)
-    ko = k.empty(k.shape, k.dtype, s)
-    perm = k.empty(k.shape, np.int64, s)
-    _core.sort(k.ptr, ko.ptr, k.code, 0, perm.ptr, "u8", True, k.size, bool(descending), b, e, s, _framework_temp(k, s))
-    return perm.result(s)
+    return _sort(keys, None, True, axis, descending, begin_bit, end_bit, stream)
+
+
+def segmented_sort(keys, offsets, values=None, descending=False, begin_bit=0, end_bit=None, stream=None):
+    """Each segment ``keys[offsets[s]:offsets[s+1]]`` of a 1-D array sorted on its own (stable; CUB's
+    order), with ``values`` moved alongside (4- or 8-byte types). ``offsets``: a device or NumPy integer
+    array of segments + 1 non-decreasing offsets into ``keys`` (int64 is used in place; other integer types
+    are converted). Items before the first or after the last offset are left unwritten in the result.
+    Segment sizes are classified on the GPU: nothing is read back, so the call can be captured in a graph.
+
+    >>> parascan.segmented_sort(cupy.array([3, 1, 2, 9, 7], cupy.int32), cupy.array([0, 3, 5]))
+    array([1, 2, 3, 7, 9], dtype=int32)
+    """
+    return _sort_rows(keys, values, False, descending, begin_bit, end_bit, stream, offsets=offsets)
+
+
+def segmented_argsort(keys, offsets, descending=False, begin_bit=0, end_bit=None, stream=None):
+    """The stable sorting permutation of each segment (see ``segmented_sort``) as int64 positions within it.
+
+    >>> parascan.segmented_argsort(cupy.array([3, 1, 2, 9, 7], cupy.int32), cupy.array([0, 3, 5]))
+    array([1, 2, 0, 1, 0])
+    """
+    return _sort_rows(keys, None, True, descending, begin_bit, end_bit, stream, offsets=offsets)
 
 
 def summed_area_table(image, layout="padded", dtype=None, squared=False, stream=None):

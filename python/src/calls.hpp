@@ -27,4 +27,13 @@ void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::stri
                 std::uintptr_t values_out, const std::string& value_type, bool argsort, std::int64_t n, bool descending,
                 int begin_bit, int end_bit, std::uintptr_t stream, const temp_source& temp = {});
 
+/// Segmented sort: `count` rows of row_length ≥ 0, or segments [begin[s], end[s]) (device int64
+/// arrays) when row_length < 0; keys, pairs (4- or 8-byte values) or argsort (positions within each
+/// segment). Temporary storage as sort_items.
+void segmented_sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::string& key_type,
+                          std::uintptr_t values_in, std::uintptr_t values_out, const std::string& value_type, bool argsort,
+                          std::int64_t n, std::int64_t count, std::int64_t row_length, std::uintptr_t begin,
+                          std::uintptr_t end, bool descending, int begin_bit, int end_bit, std::uintptr_t stream,
+                          const temp_source& temp = {});
+
 }  // namespace parascan::python

@@ -26,6 +26,7 @@
 #include "parascan/radix_sort.hpp"
 #include "parascan/sat.hpp"
 #include "parascan/scan.hpp"
+#include "parascan/segmented_sort.hpp"
 #include "parascan/select.hpp"
 #include "parascan/version.hpp"
 
@@ -221,6 +222,43 @@ void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::stri
   });
 }
 
+/// Segmented sort: rows (row_length ≥ 0: `count` rows of that length) or segments [begin[s], end[s])
+/// (device int64 arrays); keys, pairs with 4- or 8-byte values, or argsort (positions within each
+/// segment, u4 or u8).
+void segmented_sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::string& key_type,
+                          std::uintptr_t values_in, std::uintptr_t values_out, const std::string& value_type, bool argsort,
+                          std::int64_t n, std::int64_t count, std::int64_t row_length, std::uintptr_t begin,
+                          std::uintptr_t end, bool descending, int begin_bit, int end_bit, std::uintptr_t stream,
+                          const temp_source& temp) {
+  const cudaStream_t s = as_stream(stream);
+  segmented_sort_options o;
+  o.descending = descending;
+  o.begin_bit = begin_bit;
+  o.end_bit = end_bit;
+  const segment_layout layout = row_length >= 0 ? segment_layout::rows(count, row_length)
+                                                : segment_layout::offsets(count, as_ptr<const std::int64_t>(begin),
+                                                                          as_ptr<const std::int64_t>(end));
+  with_type(key_type, [&](auto k_tag) {
+    using K = typename decltype(k_tag)::type;
+    const K* in = as_ptr<const K>(keys_in);
+    K* out = as_ptr<K>(keys_out);
+    if (values_out == 0) {
+      two_phase([&](void* t, std::size_t& b) { return segmented_sort_keys(t, b, in, out, n, layout, o, s); }, s,
+                "segmented_sort", temp);
+      return;
+    }
+    const auto run = [&](auto v_tag) {
+      using V = typename decltype(v_tag)::type;
+      const V* vin = argsort ? nullptr : as_ptr<const V>(values_in);
+      two_phase([&](void* t, std::size_t& b) { return segmented_sort_pairs(t, b, in, out, vin, as_ptr<V>(values_out), n, layout, o, s); },
+                s, "segmented_sort", temp);
+    };
+    if (value_type.size() == 2 && value_type[1] == '4') run(tag<std::uint32_t>{});
+    else if (value_type.size() == 2 && value_type[1] == '8') run(tag<std::uint64_t>{});
+    else throw nb::value_error(("parascan: the segmented sort moves values of 4 or 8 bytes, not '" + value_type + "'").c_str());
+  });
+}
+
 }  // namespace parascan::python
 
 namespace {
@@ -333,6 +371,26 @@ NB_MODULE(_core, m) {
       },
       "keys_in"_a, "keys_out"_a, "key_type"_a, "values_in"_a, "values_out"_a, "value_type"_a, "argsort"_a, "n"_a,
       "descending"_a, "begin_bit"_a, "end_bit"_a, "stream"_a, "temp"_a = nb::none());
+  m.def(
+      "segmented_sort",
+      [](std::uintptr_t keys_in, std::uintptr_t keys_out, const std::string& key_type, std::uintptr_t values_in,
+         std::uintptr_t values_out, const std::string& value_type, bool argsort, std::int64_t n, std::int64_t count,
+         std::int64_t row_length, std::uintptr_t begin, std::uintptr_t end, bool descending, int begin_bit, int end_bit,
+         std::uintptr_t stream, nb::object temp) {
+        nb::object held;
+        temp_source from;
+        if (!temp.is_none()) {
+          from = [&](std::size_t bytes) {
+            held = temp(bytes);
+            return reinterpret_cast<void*>(nb::cast<std::uintptr_t>(held.attr("ptr")));
+          };
+        }
+        segmented_sort_items(keys_in, keys_out, key_type, values_in, values_out, value_type, argsort, n, count, row_length,
+                             begin, end, descending, begin_bit, end_bit, stream, from);
+      },
+      "keys_in"_a, "keys_out"_a, "key_type"_a, "values_in"_a, "values_out"_a, "value_type"_a, "argsort"_a, "n"_a,
+      "count"_a, "row_length"_a, "begin"_a, "end"_a, "descending"_a, "begin_bit"_a, "end_bit"_a, "stream"_a,
+      "temp"_a = nb::none());
   m.def("segmented_scan", &segmented_scan_items, "inclusive"_a, "in"_a, "in_type"_a, "heads"_a, "out"_a,
         "out_type"_a, "n"_a, "op"_a, "init"_a.none(), "stream"_a);
   bind_images(m);

@@ -154,6 +154,57 @@ def test_sort_bit_range(xp):
 
 
 @gpu
+@pytest.mark.parametrize("dtype", ["int16", "uint32", "float32", "float64"])
+@pytest.mark.parametrize("shape", [(5, 0), (7, 1), (300, 16), (64, 50257 // 8), (3, 9000), (2, 3, 700)])
+def test_sort_argsort_along_the_last_axis_as_numpy(xp, dtype, shape):
+    """Each row sorted on its own (numpy.sort's axis=-1), values and positions within rows as numpy's."""
+    keys = rand(int(np.prod(shape)), dtype).reshape(shape)
+    if np.dtype(dtype).kind == "i":
+        keys %= 7  # many ties: the order within them is the input order
+    np.testing.assert_array_equal(xp.to_host(parascan.sort(xp.to_device(keys))), np.sort(keys, axis=-1, kind="stable"))
+    np.testing.assert_array_equal(xp.to_host(parascan.argsort(xp.to_device(keys))), np.argsort(keys, axis=-1, kind="stable"))
+    vals = np.arange(keys.size, dtype=np.int64).reshape(shape)
+    k2, v2 = parascan.sort(xp.to_device(keys), xp.to_device(vals))
+    order = np.argsort(keys, axis=-1, kind="stable")
+    np.testing.assert_array_equal(xp.to_host(v2), np.take_along_axis(vals, order, -1))
+    np.testing.assert_array_equal(xp.to_host(k2), np.take_along_axis(keys, order, -1))
+
+
+@gpu
+def test_sort_along_other_axes_and_flattened(xp):
+    keys = rand(4 * 5 * 6, np.float32).reshape(4, 5, 6)
+    for axis in (0, 1, -2):
+        np.testing.assert_array_equal(xp.to_host(parascan.sort(xp.to_device(keys), axis=axis)),
+                                      np.sort(keys, axis=axis, kind="stable"))
+        np.testing.assert_array_equal(xp.to_host(parascan.argsort(xp.to_device(keys), axis=axis)),
+                                      np.argsort(keys, axis=axis, kind="stable"))
+    np.testing.assert_array_equal(xp.to_host(parascan.sort(xp.to_device(keys), axis=None)), np.sort(keys, axis=None))
+    np.testing.assert_array_equal(xp.to_host(parascan.argsort(xp.to_device(keys), axis=None)),
+                                  np.argsort(keys, axis=None, kind="stable"))
+    with pytest.raises(ValueError, match="axis=3 is out of range"):
+        parascan.sort(xp.to_device(keys), axis=3)
+
+
+@gpu
+def test_segmented_sort_and_argsort(xp):
+    lengths = [0, 1, 5, 32, 33, 600, 5000, 0, 12000, 2]
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    keys = rand(int(offsets[-1]), np.float32)
+    vals = rand(int(offsets[-1]), np.uint32)
+    want_k, want_v, want_p = keys.copy(), vals.copy(), np.zeros(keys.size, np.int64)
+    for b, e in zip(offsets[:-1], offsets[1:]):
+        o = np.argsort(keys[b:e], kind="stable")
+        want_k[b:e], want_v[b:e], want_p[b:e] = keys[b:e][o], vals[b:e][o], o
+    for off in (offsets, offsets.astype(np.int32)):
+        k, v = parascan.segmented_sort(xp.to_device(keys), xp.to_device(off), xp.to_device(vals))
+        np.testing.assert_array_equal(xp.to_host(k), want_k)
+        np.testing.assert_array_equal(xp.to_host(v), want_v)
+        np.testing.assert_array_equal(xp.to_host(parascan.segmented_argsort(xp.to_device(keys), xp.to_device(off))), want_p)
+    with pytest.raises(ValueError, match="non-decreasing"):
+        parascan.segmented_sort(keys, np.array([0, 5, 3, keys.size]))
+
+
+@gpu
 @pytest.mark.parametrize("shape", [(1, 1), (3, 5), (64, 128), (481, 640), (1025, 2049)])
 def test_summed_area_table(xp, shape):
     img = rng.integers(0, 256, size=shape, dtype=np.uint8)
