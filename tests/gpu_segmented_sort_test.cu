@@ -233,6 +233,17 @@ TEST_F(segmented_sort_test, skewed_mix_and_unordered_offsets) {
   check(keys, seg, mode::argsort64, {}, "skewed");
 }
 
+/// A few long rows go through the device-wide radix sort one by one (device_segmented_sort.cuh).
+TEST_F(segmented_sort_test, few_long_rows_one_by_one) {
+  const std::int64_t len = (std::int64_t(1) << 18) + 3;
+  const auto keys = random_keys<double>(3 * len, 11, false);
+  for (mode m : {mode::keys, mode::pairs, mode::argsort32, mode::argsort64}) check(keys, rows(3, len), m, {}, "3 long rows");
+  segmented_sort_options o;
+  o.descending = true;
+  o.begin_bit = 4;
+  check(random_keys<std::uint32_t>(2 * len, 12, true), rows(2, len), mode::argsort64, o, "2 long rows, few distinct");
+}
+
 /// The sort captured in a CUDA graph, then replayed on new keys in the same buffers: no host
 /// synchronisation or read-back inside the call (rows of two classes, ragged with a large segment).
 TEST_F(segmented_sort_test, captured_in_a_graph_and_replayed_on_new_data) {

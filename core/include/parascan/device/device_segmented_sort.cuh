@@ -8,7 +8,8 @@
 //   Every launch is sized on the host from what the host knows (segment count, n, or the rows'
 //   length), never from device results, so the whole sort is stream-ordered and graph-capturable.
 //   Rows of one length are all of one class, known on the host: only that class's launches run, and
-//   rows of up to a tile need no classification.
+//   rows of up to a tile need no classification. A few long rows go one by one through the
+//   device-wide radix sort instead (sort_rows_one_by_one).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "parascan/device/segmented_sort/merge.cuh"
 #include "parascan/device/segmented_sort/small.cuh"
 #include "parascan/ops.hpp"
+#include "parascan/radix_sort.hpp"
 #include "parascan/scan.hpp"
 #include "parascan/segmented_sort.hpp"
 
@@ -162,6 +164,38 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys
   return cudaSuccess;
 }
 
+/// A few long rows (at most few_rows, each of at least long_row items) are sorted one after another by
+/// the device-wide radix sort, each of which fills the GPU on its own: for 1 × 2^24 f32 keys 0.45 ms
+/// against 1.72 ms for tile runs and twelve merge levels (H100, docs/performance.md entry 32).
+constexpr std::int64_t few_rows = 16, long_row = std::int64_t(1) << 18;
+
+template <class U, class V>
+cudaError_t sort_rows_one_by_one(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out, const V* values_in,
+                                 V* values_out, const segment_layout& seg, key_kind kind, const segmented_sort_options& o,
+                                 cudaStream_t stream) {
+  sort_options so;
+  so.begin_bit = o.begin_bit;
+  so.end_bit = o.end_bit;
+  so.descending = o.descending;
+  so.debug_synchronous = o.debug_synchronous;
+  const std::int64_t len = seg.row_length;
+  const auto row = [&](void* t, std::size_t& b, std::int64_t r) {
+    const std::int64_t at = r * len;
+    if constexpr (std::is_same_v<V, no_values>)
+      return radix_sort_bits<U>(t, b, keys_in + at, keys_out + at, len, kind, so, stream);
+    else
+      return radix_sort_bits_pairs<U, V>(t, b, keys_in + at, keys_out + at, values_in ? values_in + at : nullptr,
+                                         values_out + at, len, kind, so, stream);
+  };
+  if (d_temp == nullptr) return row(nullptr, temp_bytes, 0);
+  for (std::int64_t r = 0; r < seg.count; ++r) {
+    std::size_t b = temp_bytes;
+    const cudaError_t e = row(d_temp, b, r);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
 template <class U, class V>
 cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out, const V* values_in, V* values_out,
                  std::int64_t n, const segment_layout& seg, key_kind kind, const segmented_sort_options& o,
@@ -174,6 +208,8 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
   if (seg.is_rows() ? seg.count * seg.row_length > n : (seg.count > 0 && (seg.begin == nullptr || seg.end == nullptr)))
     return cudaErrorInvalidValue;
   const sort_key<U> key_of(kind, o.begin_bit, end_bit, o.descending);
+  if (seg.is_rows() && seg.count > 0 && seg.count <= few_rows && seg.row_length >= long_row)
+    return sort_rows_one_by_one(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, seg, kind, o, stream);
   if (seg.is_rows())
     return run(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, n, seg, row_segments{seg.row_length}, key_of,
                o.debug_synchronous, stream);
