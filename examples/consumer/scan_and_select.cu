@@ -1,6 +1,7 @@
 // Consumer, file 1 of 2: every public header, and a scan and a compaction checked against the CPU.
 #include "parascan/block/block_exchange.cuh"
 #include "parascan/block/block_exclusive_sum.cuh"
+#include "parascan/block/block_radix_sort.cuh"
 #include "parascan/block/block_scan.cuh"
 #include "parascan/block/smem_padding.cuh"
 #include "parascan/buffer.hpp"
@@ -10,6 +11,7 @@
 #include "parascan/device/device_radix_sort.cuh"
 #include "parascan/device/device_sat.cuh"
 #include "parascan/device/device_scan.cuh"
+#include "parascan/device/device_segmented_sort.cuh"
 #include "parascan/device/device_select.cuh"
 #include "parascan/device/launch.cuh"
 #include "parascan/device/look_back.cuh"
@@ -25,6 +27,9 @@
 #include "parascan/device/scan_kernels.cuh"
 #include "parascan/device/scan_policy.cuh"
 #include "parascan/device/segmented_scan.cuh"
+#include "parascan/device/segmented_sort/merge.cuh"
+#include "parascan/device/segmented_sort/segments.cuh"
+#include "parascan/device/segmented_sort/small.cuh"
 #include "parascan/device/tile_status.cuh"
 #include "parascan/device_info.hpp"
 #include "parascan/error.hpp"
@@ -39,12 +44,14 @@
 #include "parascan/scan.hpp"
 #include "parascan/scan_algorithms.hpp"
 #include "parascan/scan_combinations.hpp"
+#include "parascan/segmented_sort.hpp"
 #include "parascan/select.hpp"
 #include "parascan/sort_pipeline.hpp"
 #include "parascan/thread/thread_scan.cuh"
 #include "parascan/volume_fields.hpp"
 #include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
+#include "parascan/warp/warp_sort.cuh"
 #include <cstdio>
 #include <vector>
 

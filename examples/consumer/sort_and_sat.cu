@@ -1,6 +1,7 @@
 // Consumer, file 2 of 2: every public header again, a radix sort and a summed-area table, and main.
 #include "parascan/block/block_exchange.cuh"
 #include "parascan/block/block_exclusive_sum.cuh"
+#include "parascan/block/block_radix_sort.cuh"
 #include "parascan/block/block_scan.cuh"
 #include "parascan/block/smem_padding.cuh"
 #include "parascan/buffer.hpp"
@@ -10,6 +11,7 @@
 #include "parascan/device/device_radix_sort.cuh"
 #include "parascan/device/device_sat.cuh"
 #include "parascan/device/device_scan.cuh"
+#include "parascan/device/device_segmented_sort.cuh"
 #include "parascan/device/device_select.cuh"
 #include "parascan/device/launch.cuh"
 #include "parascan/device/look_back.cuh"
@@ -25,6 +27,9 @@
 #include "parascan/device/scan_kernels.cuh"
 #include "parascan/device/scan_policy.cuh"
 #include "parascan/device/segmented_scan.cuh"
+#include "parascan/device/segmented_sort/merge.cuh"
+#include "parascan/device/segmented_sort/segments.cuh"
+#include "parascan/device/segmented_sort/small.cuh"
 #include "parascan/device/tile_status.cuh"
 #include "parascan/device_info.hpp"
 #include "parascan/error.hpp"
@@ -39,12 +44,14 @@
 #include "parascan/scan.hpp"
 #include "parascan/scan_algorithms.hpp"
 #include "parascan/scan_combinations.hpp"
+#include "parascan/segmented_sort.hpp"
 #include "parascan/select.hpp"
 #include "parascan/sort_pipeline.hpp"
 #include "parascan/thread/thread_scan.cuh"
 #include "parascan/volume_fields.hpp"
 #include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
+#include "parascan/warp/warp_sort.cuh"
 #include "parascan/version.hpp"  // generated at build time, installed with the headers
 #include <algorithm>
 #include <cstdio>
@@ -68,6 +75,14 @@ int check_sort_and_sat() {
   out.copy_to_host(got.data(), n);
   std::sort(want.begin(), want.end());
   int bad = got != want;
+  // The same keys as 777 rows of 1001, each sorted on its own.
+  PARASCAN_CUDA_CHECK(segmented_sort_keys(nullptr, bytes, in.data(), out.data(), n, segment_layout::rows(777, 1001)));
+  device_buffer<char> row_temp(bytes);
+  PARASCAN_CUDA_CHECK(segmented_sort_keys(row_temp.data(), bytes, in.data(), out.data(), n, segment_layout::rows(777, 1001)));
+  out.copy_to_host(got.data(), n);
+  want = keys;
+  for (std::int64_t r = 0; r < 777; ++r) std::sort(want.begin() + r * 1001, want.begin() + (r + 1) * 1001);
+  bad += got != want;
 
   const image_shape shape{640, 480};
   std::vector<std::uint8_t> img(shape.width * shape.height);
@@ -86,7 +101,7 @@ int check_sort_and_sat() {
   std::uint64_t total = 0;
   for (auto p : img) total += p;
   bad += t.back() != total;
-  std::printf("sort of %lld f32 keys and a %lldx%lld summed-area table (total %llu): %s\n", static_cast<long long>(n),
+  std::printf("sort of %lld f32 keys (whole and in rows) and a %lldx%lld summed-area table (total %llu): %s\n", static_cast<long long>(n),
               static_cast<long long>(shape.width), static_cast<long long>(shape.height),
               static_cast<unsigned long long>(t.back()), bad ? "WRONG" : "ok");
   return bad;
