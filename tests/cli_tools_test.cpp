@@ -181,6 +181,83 @@ TEST_F(cli_gpu, radix_sort_sorts_segments_and_rows) {
   EXPECT_NE(r.out.find("CUB DeviceSegmentedSort"), std::string::npos) << r.out;
 }
 
+TEST_F(cli, radix_sort_refuses_bad_topk_before_the_gpu) {
+  const std::vector<float> keys = {3, 1, 2, 5, 4, 0};
+  parascan::app::write_array(path("k.npy"), parascan::app::dtype::f32, keys.data(), 6);
+  auto r = sort(path("k.npy") + " --topk 4 --rows 2 -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--topk 4: more than the 3 keys of a row"), std::string::npos) << r.err;
+  r = sort(path("k.npy") + " --topk 1 --rows 4 -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--rows 4: 6 keys do not split into rows of equal length"), std::string::npos) << r.err;
+  r = sort(path("k.npy") + " --topk 1 --argsort -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  r = sort(path("k.npy") + " --smallest -o " + path("out.npy"));  // --smallest needs --topk
+  EXPECT_EQ(r.code, 2);
+  EXPECT_FALSE(fs::exists(path("out.npy")));
+}
+
+TEST_F(cli_gpu, radix_sort_topk_of_rows) {
+  const std::vector<float> keys = {3, 9, 1, 9, -2, 0.5f, 7, 7};  // 2 rows of 4
+  parascan::app::write_array(path("k.npy"), parascan::app::dtype::f32, keys.data(), 8);
+  auto r = sort(path("k.npy") + " --rows 2 --topk 2 --validate -o " + path("v.npy") + " --values-out " + path("i.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
+  auto v = parascan::app::read_array(path("v.npy"), std::nullopt);
+  auto i = parascan::app::read_array(path("i.npy"), std::nullopt);
+  EXPECT_EQ(std::vector<float>(v.as<float>(), v.as<float>() + 4), (std::vector<float>{9, 9, 7, 7}));
+  EXPECT_EQ(std::vector<std::int64_t>(i.as<std::int64_t>(), i.as<std::int64_t>() + 4),
+            (std::vector<std::int64_t>{1, 3, 2, 3}));  // ties: the earliest first
+  r = sort(path("k.npy") + " --rows 2 --topk 1 --smallest -o " + path("s.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto s = parascan::app::read_array(path("s.npy"), std::nullopt);
+  EXPECT_EQ(std::vector<float>(s.as<float>(), s.as<float>() + 2), (std::vector<float>{1, -2}));
+  r = sort("--n 3216448 --rows 64 --topk 50 --type f32 --repeat 2");  // 64 rows of 50257
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CUB DeviceSegmentedSort of the whole rows"), std::string::npos) << r.out;
+}
+
+TEST_F(cli, scan_refuses_bad_rows_before_the_gpu) {
+  const std::vector<std::int32_t> items = {3, 1, 2, 5, 4, 0};
+  parascan::app::write_array(path("x.npy"), parascan::app::dtype::i32, items.data(), 6);
+  auto r = run(path("x.npy") + " --rows 4 -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("x.npy: 6 items are not 4 rows of equal length"), std::string::npos) << r.err;
+  r = run(path("x.npy") + " --axis 0 -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--axis needs --rows"), std::string::npos) << r.err;
+  r = run(path("x.npy") + " --rows 2 --op xor -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--rows: xor scans of i32 -> i32 along an axis are not built"), std::string::npos) << r.err;
+  r = run(path("x.npy") + " --rows 2 --strategy recursive -o " + path("out.npy"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_FALSE(fs::exists(path("out.npy")));
+}
+
+TEST_F(cli_gpu, scan_along_rows_and_down_columns) {
+  const std::vector<std::int32_t> items = {3, 1, 2, 5, 4, 0};  // 2 rows of 3
+  parascan::app::write_array(path("x.npy"), parascan::app::dtype::i32, items.data(), 6);
+  auto r = run(path("x.npy") + " --rows 2 --inclusive --validate -o " + path("rows.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation: PASS"), std::string::npos) << r.out;
+  auto got = parascan::app::read_array(path("rows.npy"), std::nullopt);
+  EXPECT_EQ(std::vector<std::int32_t>(got.as<std::int32_t>(), got.as<std::int32_t>() + 6),
+            (std::vector<std::int32_t>{3, 4, 6, 5, 9, 9}));
+  r = run(path("x.npy") + " --rows 2 --axis 0 --init 10 --validate -o " + path("cols.npy"));  // exclusive, init 10
+  ASSERT_EQ(r.code, 0) << r.err;
+  got = parascan::app::read_array(path("cols.npy"), std::nullopt);
+  EXPECT_EQ(std::vector<std::int32_t>(got.as<std::int32_t>(), got.as<std::int32_t>() + 6),
+            (std::vector<std::int32_t>{10, 10, 10, 13, 11, 12}));
+  r = run("--n 1048576 --rows 32768 --axis 0 --type f32 --inclusive --repeat 2");  // (32768, 32) down the columns
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation: PASS (matches the CPU reference of each column"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CUB 1-D scan of the same items"), std::string::npos) << r.out;
+  r = run("--n 1000000 --rows 1000 --type u8 --acc u32 --repeat 2");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation: PASS (matches CUB and the CPU reference"), std::string::npos) << r.out;
+}
+
 TEST_F(cli, marching_cubes_refuses_bad_volumes_and_options_before_the_gpu) {
   std::ofstream(path("v.raw"), std::ios::binary) << std::string(1000, '\x07');
   const std::string out = " -o " + path("m.ply");

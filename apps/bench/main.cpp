@@ -6,6 +6,8 @@
 //   select:   select_if on u32 and u64 keeping 10%, 50%, 90% (select_bench.cpp)
 //   sort:     radix sort of every key width, pairs and argsort (sort_bench.cpp)
 //   segmented: segmented sort of batches and ragged segments beside CUB's segmented sorts (segmented_bench.cpp)
+//   axis:     f32 sums along rows and down columns of matrices (axis_scan_bench.cpp)
+//   topk:     the k largest of every row, f32 and bf16 (topk_bench.cpp)
 //   sat:      summed-area tables of u8 images (sat_bench.cpp)
 //   pipeline: host arrays through the GPU with the transfers, beside the CPU (pipeline_bench.cpp)
 //   sort_pipeline: keys sorted out of core from host memory (sort_pipeline_bench.cpp)
@@ -83,7 +85,9 @@ int main(int argc, char** argv) {
   bench_args a;
   app.add_flag("--quick", a.quick, "Sizes 2^20, 2^24, 2^28 and 3 repeats (a minute or so)");
   app.add_option("--primitive", a.primitive,
-                 "scan, select, sort, segmented, sat, pipeline, mc or all (segmented: f32 keys and argsort over rows "
+                 "scan, select, sort, segmented, axis, topk, sat, pipeline, mc or all (axis: f32 sums along the rows and down the "
+                 "columns of matrices, (2^20, 32) among them, beside CUB's InclusiveScanByKey (row keys computed) and its 1-D scan of the same bytes; "
+                 "topk: the 50 or 1024 largest of rows of f32 and bf16, beside CUB's segmented sorts of the whole rows; segmented: f32 keys and argsort over rows "
                  "(1x2^24, 8x2^20, 64x50257, 256x128256, 2^16x256, 2^20x16) and 2^20 ragged segments, beside CUB's "
                  "DeviceSegmentedSort and DeviceSegmentedRadixSort; sort: radix sort of keys of every width, pairs and "
                  "argsort on uniform, few_distinct, sorted and all_equal keys beside CUB; sat: 1024² to 16384² u8 images, "
@@ -92,7 +96,7 @@ int main(int argc, char** argv) {
                  "two PCIe round trips and the all-core CPU sort; dist: scan and sort of u32 items on every GPU of the host "
                  "beside one GPU, and the exchange beside the peer-to-peer bandwidth (NCCL builds); mc: marching cubes of procedural fields on 128³ to 512³ "
                  "grids; all is scan, select and sat)")
-      ->check(CLI::IsMember({"scan", "select", "sort", "segmented", "sat", "pipeline", "sort_pipeline", "dist", "mc", "all"}))
+      ->check(CLI::IsMember({"scan", "select", "sort", "segmented", "axis", "topk", "sat", "pipeline", "sort_pipeline", "dist", "mc", "all"}))
       ->capture_default_str();
   app.add_option("--log-sizes", a.log_sizes, "Sizes as powers of two, 1 to 34 (default 16 20 24 28 30)")->delimiter(',')->check(CLI::Range(1, 34));
   app.add_flag("--beyond-gpu-memory", a.beyond,
@@ -151,6 +155,8 @@ int main(int argc, char** argv) {
       }
     }
     if (p == "segmented") bench_segmented(r);
+    if (p == "axis") bench_axis_scan(r);
+    if (p == "topk") bench_topk(r);
     if (p == "sat" || p == "all") bench_sat(r, a.quick);
     if (p == "mc") bench_mc(r, a.quick);
     std::int64_t bad = 0;

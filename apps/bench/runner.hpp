@@ -54,6 +54,10 @@ void bench_sat(runner& r, bool quick);
 /// Segmented sorts of f32 keys (keys and argsort) on batches and ragged segments beside CUB's two
 /// segmented sorts (segmented_bench.cpp).
 void bench_segmented(runner& r);
+/// f32 sums along the rows and down the columns of matrices beside CUB (axis_scan_bench.cpp).
+void bench_axis_scan(runner& r);
+/// Top-k of rows of f32 and bf16 beside CUB's segmented sorts of the whole rows (topk_bench.cpp).
+void bench_topk(runner& r);
 void bench_pipeline(runner& r, std::int64_t n);
 void bench_pipeline_beyond_gpu_memory(runner& r);
 /// u32 keys sorted out of core from pinned host memory (limit 0: a quarter of the keys' bytes).

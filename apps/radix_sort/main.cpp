@@ -1,6 +1,7 @@
 // radix_sort: LSD radix sort on the GPU — keys, keys with values, or the sorting permutation —
 // timed beside cub::DeviceRadixSort in the same run and optionally validated against CUB and a CPU
 // stable sort. With --segments or --rows, each segment (row) is sorted on its own (segmented.cpp).
+// With --topk K, only the K largest of each row are kept (topk.cpp).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include "parascan/sort_pipeline.hpp"
 #include "parascan/validation/sort_check.hpp"
 #include "segmented.hpp"
+#include "topk.hpp"
 
 namespace {
 using namespace parascan;
@@ -38,6 +40,8 @@ struct sort_args {
   std::string memory_limit;  // --device-memory-limit
   std::string segments;      // --segments
   std::int64_t rows = -1;    // --rows
+  std::int64_t topk = -1;    // --topk
+  bool smallest = false;     // --smallest
   common_options common;
 };
 
@@ -343,6 +347,11 @@ int main(int argc, char** argv) {
                               "from 0 to n, segment s = [offsets[s], offsets[s+1]); --argsort gives positions within each segment");
   app.add_option("--rows", a.rows, "Sort each of R equal rows of the keys on its own (numpy.sort(axis=-1) of an R × n/R array)")
       ->excludes(segs);
+  auto* topk_opt = app.add_option("--topk", a.topk, "Only the K largest keys of each row (--rows R; the whole input without it), "
+                                                    "largest first, ties to the earliest; -o gets them (R × K), --values-out "
+                                                    "their i64 positions in the row (torch.topk)")
+                       ->check(CLI::NonNegativeNumber)->excludes(segs);
+  app.add_flag("--smallest", a.smallest, "With --topk: the K smallest, smallest first")->needs(topk_opt);
   add_common_options(app, a.common, "radix_sort keys.npy --values ids.npy --validate -o sorted.npy --values-out ids_sorted.npy");
   return run_tool(app, argc, argv, [&]() -> int {
     sort_options o;
@@ -381,7 +390,7 @@ int main(int argc, char** argv) {
         throw input_error(a.values + ": holds " + std::to_string(values->count) + " values, but there are " +
                           std::to_string(nkeys) + " keys");
     }
-    if (!a.values_out.empty() && a.values.empty() && !a.argsort)
+    if (!a.values_out.empty() && a.values.empty() && !a.argsort && a.topk < 0)
       throw input_error("--values-out needs --values or --argsort");
     std::optional<std::size_t> limit;
     if (!a.memory_limit.empty() && !(limit = parse_bytes(a.memory_limit)))
@@ -391,6 +400,26 @@ int main(int argc, char** argv) {
     if (limit && values && size_of(values->type) < 4)
       throw input_error(a.values + ": the out-of-core sort moves values of 4 or 8 bytes, not " +
                         std::to_string(size_of(values->type)));
+    if (a.topk >= 0) {  // every refusal before the GPU is touched
+      const std::int64_t nkeys = file ? file->count : a.n, rows = a.rows >= 0 ? a.rows : 1;
+      if (rows < 1) throw input_error("--rows " + std::to_string(rows) + ": at least one row");
+      if (nkeys % rows != 0)
+        throw input_error("--rows " + std::to_string(rows) + ": " + std::to_string(nkeys) + " keys do not split into rows of equal length");
+      if (a.topk > nkeys / rows)
+        throw input_error("--topk " + std::to_string(a.topk) + ": more than the " + std::to_string(nkeys / rows) + " keys of a row");
+      if (values || a.argsort || limit || a.gpus > 1 || a.bits >= 0 || a.begin_bit != 0 || a.descending ||
+          o.algorithm != sort_algorithm::onesweep)
+        throw input_error("--topk takes --rows, --smallest, -o and --values-out (the positions) only: no --values, --argsort, "
+                          "--bits/--begin-bit, --descending, --algorithm, --device-memory-limit or --gpus");
+      const auto d = select_device(a.common.device);
+      if (!a.common.quiet) std::fprintf(stderr, "radix_sort: device %d: %s\n", d.id, d.name.c_str());
+      return visit_dtype(t, [&](auto tag) -> int {
+        using Key = typename decltype(tag)::type;
+        const host_array* f = file ? &*file : nullptr;
+        const std::vector<Key> keys = f ? std::vector<Key>(f->as<Key>(), f->as<Key>() + f->count) : generate<Key>(a);
+        return run_topk<Key>(topk_run{rows, a.topk, a.smallest}, keys, a.common, a.values_out, f ? a.input : a.dist);
+      });
+    }
     const bool segmented = !a.segments.empty() || a.rows >= 0;
     std::optional<segments_spec> seg;
     if (segmented) {

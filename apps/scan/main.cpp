@@ -2,6 +2,7 @@
 // timed beside CUB in the same run, optionally validated against CUB and a CPU reference.
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -15,10 +16,12 @@
 #include "../common/ops_cli.hpp"
 #include "../common/report.hpp"
 #include "../common/timing.hpp"
+#include "parascan/axis_scan.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/device_info.hpp"
 #include "parascan/instantiated.hpp"
 #include "parascan/scan.hpp"
+#include "parascan/validation/cub_scan.hpp"
 #include "parascan/validation/device_check.hpp"
 #include "parascan/validation/inputs.hpp"
 
@@ -30,6 +33,8 @@ struct scan_args {
   std::string input, segments, type_name, acc_name, op = "sum", init, algorithm, strategy;
   bool inclusive = false, exclusive = false;
   std::int64_t n = std::int64_t(1) << 24;
+  std::int64_t rows = 0;  // > 0: the items are a matrix of `rows` rows, scanned along `axis`
+  int axis = 1;
   std::uint64_t seed = 1;
   int gpus = 1;
   common_options common;
@@ -74,7 +79,19 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
   // Ours called directly, as a user calls the library (validation/ only times CUB and checks).
   const In* in = d_in.data();
   Out* out = d_out.data();
+  // --rows: a matrix of a.rows rows (the length was checked before the GPU was touched).
+  const std::int64_t columns = a.rows > 0 ? n / a.rows : 0;
+  const bool matrix = a.rows > 0, down = matrix && a.axis == 0;
+  const axis_shape shape = down ? axis_shape::columns(a.rows, columns) : axis_shape::rows(a.rows, columns);
   auto ours = [&](void* temp, std::size_t& bytes) -> cudaError_t {
+    if (matrix) {
+      if constexpr (has_axis_scan<In, Out, Op>) {
+        if (exclusive) return exclusive_scan_axis(temp, bytes, in, out, shape, op, spec.init, 0, options);
+        return spec.has_init ? inclusive_scan_axis_init(temp, bytes, in, out, shape, op, spec.init, 0, options)
+                             : inclusive_scan_axis(temp, bytes, in, out, shape, op, 0, options);
+      }
+      return cudaErrorNotSupported;  // refused before the GPU was touched (main)
+    }
     if (heads) {
       if constexpr (has_segmented_scan<In, Out, Op>)
         return exclusive ? segmented_exclusive_scan(temp, bytes, in, heads, out, n, op, spec.init, 0, options)
@@ -88,14 +105,25 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
     }
     return cudaErrorNotSupported;  // refused before the GPU was touched (main)
   };
-  auto cub = validation::cub_scan_call(d_in.data(), heads, d_cub_out.data(), n, op, spec);
+  // CUB: the same scan; along rows its ScanByKey over computed row keys; down the columns (which CUB
+  // has no call for) its 1-D scan of the same items, a yardstick whose output is not compared.
+  std::function<cudaError_t(void*, std::size_t&, validation::cub_count)> cub =
+      validation::cub_scan_call(d_in.data(), heads, d_cub_out.data(), n, op, spec);
+  if (matrix && !down) {
+    cub = [&](void* temp, std::size_t& bytes, validation::cub_count c) -> cudaError_t {
+      if constexpr (has_segmented_scan<In, Out, Op>)
+        return validation::cub_rows_scan(temp, bytes, in, d_cub_out.data(), a.rows, columns, op, exclusive, spec.init, 0, c);
+      return cudaErrorNotSupported;  // refused before the GPU was touched (main)
+    };
+  }
   std::size_t our_bytes = 0, cub_bytes = cub_temp_bytes(cub);
   PARASCAN_CUDA_CHECK(ours(nullptr, our_bytes));
   device_buffer<char> our_temp(our_bytes), cub_temp(cub_bytes);
   d_out.poison();
   const timed_beside_cub t = time_beside_cub(
       a.common.repeat, [&] { PARASCAN_CUDA_CHECK(ours(our_temp.data(), our_bytes)); },
-      [&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c)); }, "CUB");
+      [&](validation::cub_count c) { PARASCAN_CUDA_CHECK(cub(cub_temp.data(), cub_bytes, c)); },
+      down ? "CUB 1-D scan of the same items" : "CUB");
   std::vector<Out> h_out(h_in.size());
   d_out.copy_to_host(h_out.data(), h_out.size());
 
@@ -122,21 +150,45 @@ int run(const scan_args& a, const host_array* file, const host_array* heads_file
     std::vector<Out> h_cub(h_in.size());
     d_cub_out.copy_to_host(h_cub.data(), h_cub.size());
     if (segmented) spec.heads = h_heads.data();
-    const auto vs_cpu = validation::check_scan(h_in.data(), h_out.data(), n, op, spec);
-    const auto vs_cub = validation::check_against(h_in.data(), h_out.data(), h_cub.data(), n, op, spec);
+    // A matrix is checked as segments: rows in place; columns transposed on the host first.
+    std::vector<std::uint8_t> line_heads;
+    std::vector<In> t_in;
+    std::vector<Out> t_out;
+    const In* check_in = h_in.data();
+    const Out* check_out = h_out.data();
+    if (matrix) {
+      const std::int64_t line = down ? a.rows : columns;
+      line_heads.assign(static_cast<std::size_t>(n), 0);
+      for (std::int64_t i = 0; i < n; i += line) line_heads[i] = 1;
+      spec.heads = line_heads.data();
+      if (down) {
+        t_in.resize(h_in.size());
+        t_out.resize(h_out.size());
+        for (std::int64_t r = 0; r < a.rows; ++r)
+          for (std::int64_t c = 0; c < columns; ++c) {
+            t_in[c * a.rows + r] = h_in[r * columns + c];
+            t_out[c * a.rows + r] = h_out[r * columns + c];
+          }
+        check_in = t_in.data();
+        check_out = t_out.data();
+      }
+    }
+    const auto vs_cpu = validation::check_scan(check_in, check_out, n, op, spec);
+    const auto vs_cub = down ? validation::comparison{} : validation::check_against(h_in.data(), h_out.data(), h_cub.data(), n, op, spec);
     if (!vs_cpu.ok())
       throw mismatch_error("validation FAILED against the CPU reference: " + std::to_string(vs_cpu.mismatches) +
                            " of " + std::to_string(n) + " differ; first: " + vs_cpu.detail);
     if (!vs_cub.ok())
       throw mismatch_error("validation FAILED against CUB: " + std::to_string(vs_cub.mismatches) + " of " +
                            std::to_string(n) + " differ; first: " + vs_cub.detail);
-    verdict = "PASS (matches CUB and the CPU reference";
+    verdict = down ? "PASS (matches the CPU reference of each column" : "PASS (matches CUB and the CPU reference";
     verdict += validation::uses_float_bound<Out, Op> ? ", within the documented float bound)" : ", exactly)";
   }
   if (!a.common.output.empty()) write_array(a.common.output, dtype_of<Out>(), h_out.data(), n);
 
   const double bytes = static_cast<double>(n) * (sizeof(In) + sizeof(Out)) + (segmented ? n : 0);
-  const std::string mode = std::string(segmented ? "segmented " : "") + (exclusive ? "exclusive" : "inclusive");
+  std::string mode = std::string(segmented ? "segmented " : "") + (exclusive ? "exclusive" : "inclusive");
+  if (matrix) mode += (down ? " down the columns of " : " along the rows of ") + std::to_string(a.rows) + " x " + std::to_string(columns);
   const std::string last = n ? validation::show(h_out.back()) : "(empty)";
   if (!a.common.quiet) {
     std::printf("scan: %lld items, %s -> %s, %s %s, algorithm %s, strategy %s\n", static_cast<long long>(n),
@@ -176,6 +228,12 @@ int main(int argc, char** argv) {
   app.add_flag("--exclusive", a.exclusive, "Exclusive scan (the default): out[i] = init + in[0..i)")->excludes(inc);
   app.add_option("--init", a.init, "Initial value (default: the operator's identity; optional for --inclusive)");
   app.add_option("--segments", a.segments, "Head flags (.npy or raw u8, one per item, non-zero starts a segment): segmented scan");
+  app.add_option("--rows", a.rows, "View the items as a matrix of R rows (C order; the count must be a multiple of R) and "
+                                   "scan each row on its own (numpy.cumsum(x.reshape(R, -1), axis=1)), or with --axis 0 "
+                                   "down each column")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--axis", a.axis, "With --rows: 1 scans along each row (default), 0 down each column")
+      ->check(CLI::IsMember({0, 1}))->capture_default_str();
   app.add_option("--algorithm", a.algorithm, "Block scan: hillis_steele, blelloch_padded, brent_kung, warp_shuffle (default)");
   app.add_option("--strategy", a.strategy, "Device strategy: recursive, reduce_then_scan, single_pass (default)");
   app.add_option("--n", a.n, "Items to generate when there is no input")->capture_default_str()->check(non_negative());
@@ -214,6 +272,20 @@ int main(int argc, char** argv) {
         throw input_error(a.segments + ": holds " + std::to_string(heads->count) + " head flags, but the input has " +
                           std::to_string(file->count) + " items");
     }
+    const std::int64_t items = file ? file->count : a.n;
+    if (a.rows > 0) {
+      if (!a.segments.empty()) throw input_error("--rows and --segments: give one (rows are segments of equal length)");
+      if (items % a.rows != 0)
+        throw input_error((file ? a.input : std::string("--n")) + ": " + std::to_string(items) + " items are not " +
+                          std::to_string(a.rows) + " rows of equal length (--rows must divide the count)");
+      if (a.axis == 1 && options.strategy == device_strategy::recursive)
+        throw input_error("--rows: the recursive strategy has no scan along rows (use reduce_then_scan or single_pass)");
+      if (a.axis == 1 && a.inclusive && !a.init.empty())
+        throw input_error("--rows with --inclusive --init: CUB, the reference, has no inclusive scan by key with an init");
+      if (a.gpus > 1) throw input_error("--gpus: scans along rows or columns run on one GPU");
+    } else if (app.count("--axis")) {
+      throw input_error("--axis needs --rows (the matrix's shape)");
+    }
     if (!a.segments.empty() && options.strategy == device_strategy::recursive)
       throw input_error("--segments: the recursive strategy does not support segmented scans (use reduce_then_scan or single_pass)");
     const dtype in_t = file ? file->type : type.value_or(dtype::u32);
@@ -226,12 +298,17 @@ int main(int argc, char** argv) {
           using In = typename decltype(in_tag)::type;
           using Out = typename decltype(out_tag)::type;
           using Op = decltype(op);
+          if (a.rows > 0) return has_axis_scan<In, Out, Op> && (a.axis == 0 ? has_scan<In, Out, Op> : has_segmented_scan<In, Out, Op>);
           return heads ? has_segmented_scan<In, Out, Op> : has_scan<In, Out, Op>;
         });
       });
     });
     const std::string combo = a.op + " scans of " + std::string(to_string(in_t)) + " -> " + std::string(to_string(out_t));
     if (!built && heads) throw input_error("--segments: segmented " + combo + " are not built (see README: supported types)");
+    if (!built && a.rows > 0)
+      throw input_error("--rows: " + combo + " along an axis are not built beside a CUB reference (sums of every type, "
+                        "u8->u32 sums, max of i32/f32, min of i32 along rows; down columns also sum/product/min/max of "
+                        "32/64-bit types and the widening sums)");
     if (!built)
       throw input_error("--op " + combo + " are not built: bitwise operators need integers, and a wider --acc is for "
                         "sums only (u8->u32, u8->u64, i8->i32, u16->u32, i16->i32, u32->u64, i32->i64, f32->f64)");
@@ -264,7 +341,8 @@ int main(int argc, char** argv) {
           if constexpr (has_segmented_scan<In, Out, Op>) {
             if (heads) return run<In, Out>(a, &*file, &*heads, op, options);
           }
-          if constexpr (has_scan<In, Out, Op>) return run<In, Out>(a, file ? &*file : nullptr, nullptr, op, options);
+          if constexpr (has_scan<In, Out, Op> || has_axis_scan<In, Out, Op>)
+            return run<In, Out>(a, file ? &*file : nullptr, nullptr, op, options);
           throw std::logic_error("unreachable: combination checked above");
         });
       });

@@ -1,4 +1,5 @@
 // Consumer, file 1 of 2: every public header, and a scan and a compaction checked against the CPU.
+#include "parascan/axis_scan.hpp"
 #include "parascan/block/block_exchange.cuh"
 #include "parascan/block/block_exclusive_sum.cuh"
 #include "parascan/block/block_radix_sort.cuh"
@@ -6,6 +7,7 @@
 #include "parascan/block/smem_padding.cuh"
 #include "parascan/buffer.hpp"
 #include "parascan/config.hpp"
+#include "parascan/device/device_axis_scan.cuh"
 #include "parascan/device/device_marching_cubes.cuh"
 #include "parascan/device/device_onesweep.cuh"
 #include "parascan/device/device_radix_sort.cuh"
@@ -88,7 +90,16 @@ int check_scan_and_select() {
   for (std::int64_t i = 0; i < n; ++i)
     if (h[i] % 2) bad += j >= count || got[j++] != h[i];
   bad += j != count;
-  std::printf("scan of %lld u32 and select of the odd ones (%lld kept): %s\n", static_cast<long long>(n),
-              static_cast<long long>(count), bad ? "WRONG" : "ok");
+  // The first 999999 items as 1001 rows of 999: each column summed down the rows.
+  const auto columns = axis_shape::columns(1001, 999);
+  bytes = 0;
+  PARASCAN_CUDA_CHECK(inclusive_scan_axis(nullptr, bytes, in.data(), out.data(), columns, sum{}));
+  device_buffer<char> temp3(bytes);
+  PARASCAN_CUDA_CHECK(inclusive_scan_axis(temp3.data(), bytes, in.data(), out.data(), columns, sum{}));
+  out.copy_to_host(got.data(), n);
+  std::vector<std::uint32_t> column_run(999, 0);
+  for (std::int64_t i = 0; i < columns.size(); ++i) bad += got[i] != (column_run[i % 999] += h[i]);
+  std::printf("scan of %lld u32, select of the odd ones (%lld kept), column sums of 1001 x 999: %s\n",
+              static_cast<long long>(n), static_cast<long long>(count), bad ? "WRONG" : "ok");
   return bad;
 }

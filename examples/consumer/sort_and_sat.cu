@@ -1,4 +1,5 @@
 // Consumer, file 2 of 2: every public header again, a radix sort and a summed-area table, and main.
+#include "parascan/axis_scan.hpp"
 #include "parascan/block/block_exchange.cuh"
 #include "parascan/block/block_exclusive_sum.cuh"
 #include "parascan/block/block_radix_sort.cuh"
@@ -6,6 +7,7 @@
 #include "parascan/block/smem_padding.cuh"
 #include "parascan/buffer.hpp"
 #include "parascan/config.hpp"
+#include "parascan/device/device_axis_scan.cuh"
 #include "parascan/device/device_marching_cubes.cuh"
 #include "parascan/device/device_onesweep.cuh"
 #include "parascan/device/device_radix_sort.cuh"

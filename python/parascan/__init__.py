@@ -26,7 +26,7 @@ from ._arrays import _CODES, Array, native, require_device, stream_of, use_devic
 
 __version__ = _core.version
 __all__ = ["exclusive_scan", "inclusive_scan", "segmented_scan", "select", "partition", "sort", "argsort",
-           "segmented_sort", "segmented_argsort",
+           "segmented_sort", "segmented_argsort", "topk",
            "summed_area_table", "rect_sums", "box_filter", "marching_cubes", "device_count"]
 
 
@@ -69,7 +69,9 @@ def _native(x):
     return h, _CODES[h.dtype.name]
 
 
-def _scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream):
+def _scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream, axis=None):
+    if axis is not None:
+        return _axis_scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream, axis)
     if init is None and dtype is None and out is None and algorithm is None and strategy is None and stream is None \
             and isinstance(op, str):
         r = _core.direct_scan(inclusive, x, op)  # torch / CuPy arrays, made whole in C++ (None: not taken)
@@ -91,8 +93,35 @@ def _scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream):
     return o.result(s)
 
 
-def exclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None, strategy=None, stream=None):
+def _axis_scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream, axis):
+    """Each line along ``axis`` scanned on its own, in place in the C-order layout (no transposing copy)."""
+    if algorithm is not None or strategy is not None:
+        raise ValueError("parascan: algorithm= and strategy= choose the flattened scan's kernels; a scan along an "
+                         "axis picks its own (give axis=None to choose)")
+    require_device()
+    s = stream_of(stream, x, out)
+    a = wrap(x, "x", s)
+    use_device_of(a)
+    if len(a.shape) == 0:
+        raise ValueError(f"parascan: axis={axis!r} needs an array of at least one dimension; got a 0-d array")
+    k = _normal_axis(axis, len(a.shape))
+    outer, extent, inner = math.prod(a.shape[:k]), a.shape[k], math.prod(a.shape[k + 1:])
+    out_dtype = np.dtype(dtype) if dtype is not None else a.dtype
+    o = _output(a, out, "out", a.shape, out_dtype, s)
+    _core.axis_scan(inclusive, a.ptr, a.code, o.ptr, o.code, outer, extent, inner, op, init, s)
+    return o.result(s)
+
+
+def exclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None, strategy=None, stream=None,
+                   axis=None):
     """Exclusive scan of the items of ``x`` in C order: ``out[i] = init ∘ x[0] ∘ … ∘ x[i-1]``.
+
+    ``axis``: ``None`` (the default, as ``numpy.cumsum``) scans the flattened array; an integer scans
+    each line along that axis on its own (``numpy.cumsum(x, axis=k)`` for sums), any axis of an N-D
+    array, in its C-order layout with no transposing copy (the rows of the last axis in one pass; other
+    axes down 32-column tiles, a read more). Along an axis: sum, product, min and max of 32/64-bit
+    integers and floats, sums of 8/16-bit integers and the widening sums; ``algorithm`` / ``strategy``
+    are for ``axis=None`` only. Non-contiguous inputs are refused (pass a contiguous copy).
 
     ``op``: "sum", "product", "min", "max", "and", "or", "xor" (any order of evaluation: associative only).
     A NumPy sum of 32/64-bit items too large for the GPU's free memory is streamed through the GPU in chunks.
@@ -104,16 +133,20 @@ def exclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     >>> parascan.exclusive_scan(torch.ones(5, dtype=torch.int32, device="cuda"))
     tensor([0, 1, 2, 3, 4], device='cuda:0', dtype=torch.int32)
     """
-    return _scan(False, x, op, init, dtype, out, algorithm, strategy, stream)
+    return _scan(False, x, op, init, dtype, out, algorithm, strategy, stream, axis)
 
 
-def inclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None, strategy=None, stream=None):
-    """Inclusive scan: ``out[i] = [init ∘] x[0] ∘ … ∘ x[i]`` (see ``exclusive_scan``).
+def inclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None, strategy=None, stream=None,
+                   axis=None):
+    """Inclusive scan: ``out[i] = [init ∘] x[0] ∘ … ∘ x[i]`` (see ``exclusive_scan``; ``axis`` as there).
 
     >>> parascan.inclusive_scan(numpy.array([3, 1, 4, 1, 5], dtype=numpy.uint8), dtype=numpy.uint32)
     array([ 3,  4,  8,  9, 14], dtype=uint32)
+    >>> parascan.inclusive_scan(numpy.arange(6, dtype=numpy.int32).reshape(2, 3), axis=0)
+    array([[0, 1, 2],
+           [3, 5, 7]], dtype=int32)
     """
-    return _scan(True, x, op, init, dtype, out, algorithm, strategy, stream)
+    return _scan(True, x, op, init, dtype, out, algorithm, strategy, stream, axis)
 
 
 def segmented_scan(x, heads, inclusive=False, op="sum", init=None, dtype=None, out=None, stream=None):
@@ -381,6 +414,41 @@ def argsort(keys, axis=-1, descending=False, begin_bit=0, end_bit=None, stream=N
     array([1, 3, 2, 0])
     """
     return _sort(keys, None, True, axis, descending, begin_bit, end_bit, stream)
+
+
+def topk(x, k, axis=-1, largest=True, sorted=True, stream=None):
+    """The ``k`` largest (``largest=False``: smallest) items along ``axis`` and their int64 positions on
+    that axis, as ``torch.topk``: returns ``(values, indices)`` of shape ``x.shape`` with ``axis`` cut to
+    ``k``. ``sorted=True``: largest first (smallest first when ``largest=False``); ``False``: in their order
+    along the axis. Ties at the k-th value go to the earliest positions. Keys of every integer and float
+    type, float16 and bfloat16 (torch) included, in the radix sort's order (NaNs beyond ±inf by sign).
+    Radix select by a block per row (the row in shared memory when it fits), no host synchronisation; an
+    axis other than the last is moved last by a transposing copy.
+
+    >>> parascan.topk(torch.tensor([[3., 9., 1., 9.]], device="cuda"), 2)
+    (tensor([[9., 9.]], device='cuda:0'), tensor([[1, 3]], device='cuda:0'))
+    """
+    require_device()
+    shape = tuple(getattr(x, "shape", ()))
+    if len(shape) == 0:
+        raise ValueError("parascan: topk needs an array of at least one dimension; got a 0-d array")
+    ax = _normal_axis(axis, len(shape))
+    if ax != len(shape) - 1:
+        v, i = topk(_moved_last(x, ax), k, -1, largest, sorted, stream)
+        return _moved_back(v, ax), _moved_back(i, ax)
+    length = shape[-1]
+    if not isinstance(k, (int, np.integer)) or not 0 <= k <= length:
+        raise ValueError(f"parascan: k={k!r} must be an integer from 0 to {length} (the length of axis {axis})")
+    s = stream_of(stream, x)
+    a = wrap(x, "x", s)
+    use_device_of(a)
+    rows = math.prod(shape[:-1])
+    out_shape = shape[:-1] + (int(k),)
+    values = a.empty(out_shape, a.dtype, s)
+    indices = a.empty(out_shape, np.int64, s)
+    _core.topk(a.ptr, a.code, rows, length, int(k), values.ptr, indices.ptr, bool(largest), bool(sorted), s,
+               _framework_temp(a, s))
+    return values.result(s), indices.result(s)
 
 
 def segmented_sort(keys, offsets, values=None, descending=False, begin_bit=0, end_bit=None, stream=None):

@@ -12,9 +12,15 @@ import numpy as np
 from . import _core
 
 _CODES = {"uint8": "u1", "int8": "i1", "uint16": "u2", "int16": "i2", "uint32": "u4", "int32": "i4",
-          "uint64": "u8", "int64": "i8", "float32": "f4", "float64": "f8", "bool": "b1"}
+          "uint64": "u8", "int64": "i8", "float16": "f2", "float32": "f4", "float64": "f8", "bool": "b1"}
 _DTYPES = {name: np.dtype(name) for name in _CODES}
 _CODE_OF = {np.dtype(name): code for name, code in _CODES.items()}  # native byte order only
+# bfloat16 (torch, and JAX through DLPack) has no NumPy dtype: a two-byte stand-in names it here, so
+# that outputs are made as torch.bfloat16 and the compiled layer gets the code "bf2". Sorts only.
+BFLOAT16 = np.dtype([("bfloat16", "<u2")])
+_CODES["bfloat16"] = "bf2"
+_DTYPES["bfloat16"] = BFLOAT16
+_CODE_OF[BFLOAT16] = "bf2"
 
 
 _has_device = False
@@ -145,8 +151,11 @@ def _torch_dtype(dtype):
     if t is not None:
         return t
     torch = _torch()
+    if dtype == BFLOAT16:
+        _TORCH_OF[dtype] = torch.bfloat16
+        return torch.bfloat16
     t = {"uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32,
-         "int64": torch.int64, "float32": torch.float32, "float64": torch.float64, "bool": torch.bool,
+         "int64": torch.int64, "float16": torch.float16, "float32": torch.float32, "float64": torch.float64, "bool": torch.bool,
          "uint16": getattr(torch, "uint16", None), "uint32": getattr(torch, "uint32", None),
          "uint64": getattr(torch, "uint64", None)}.get(dtype.name)
     if t is None:
@@ -175,10 +184,11 @@ def wrap(obj, name, stream=None):
     """Wrap the caller's array `obj` (argument `name`) for parascan."""
     if isinstance(obj, Array):
         return obj
-    accepted = ("accepted: C-contiguous arrays of uint8..uint64, int8..int64, float32, float64 (or bool masks) "
-                "from CuPy, PyTorch, NumPy, or any object with __cuda_array_interface__ or __dlpack__")
+    accepted = ("accepted: C-contiguous arrays of uint8..uint64, int8..int64, float32, float64 (or bool masks; "
+                "float16 and bfloat16 keys for the sorts) from CuPy, PyTorch, NumPy, or any object with "
+                "__cuda_array_interface__ or __dlpack__")
     if isinstance(obj, np.ndarray):
-        if obj.dtype.name not in _CODES:
+        if obj.dtype.name not in _CODES or obj.dtype == BFLOAT16:
             raise TypeError(f"parascan: argument '{name}' has {_describe(obj)}; {accepted}")
         s = 0 if stream is None else stream
         b = Buffer.from_numpy(obj, s)

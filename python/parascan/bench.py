@@ -1,4 +1,4 @@
-"""python -m parascan.bench [--sizes 20,24,28,30] [--repeat 10] [--csv FILE]
+"""python -m parascan.bench [--sizes 20,24,28,30] [--repeat 10] [--csv FILE] [--batched]
 
 parascan beside the GPU libraries a Python user has, in one process on the same arrays, timed with CUDA
 events on one stream (median of --repeat runs after a warm-up): torch.cumsum, cupy.cumsum, torch.sort,
@@ -6,7 +6,8 @@ cupy.sort, torch.argsort(stable=True), cupy.argsort, torch.masked_select and cup
 items/s and the ratio (> 1: parascan faster), checking each parascan result against the peer's. Also the
 host cost of one call at 2^10: the Python function (its direct path, and the Python layer's with out=),
 and the compiled layer called with raw pointers (the C++ call plus nanobind's conversion), without
-synchronising.
+synchronising. --batched: instead, the batched shapes (rows sorted, argsorted and scanned along either
+axis of a matrix) beside torch and CuPy (bench_batched.py).
 """
 import argparse
 import sys
@@ -37,6 +38,7 @@ def main(argv=None):
     p.add_argument("--sizes", default="20,24,28,30")
     p.add_argument("--repeat", type=int, default=10)
     p.add_argument("--csv")
+    p.add_argument("--batched", action="store_true", help="the batched shapes (sort/argsort of rows, cumsum along an axis)")
     a = p.parse_args(argv)
     if parascan.device_count() == 0:
         print("parascan.bench: no CUDA device", file=sys.stderr)
@@ -54,6 +56,15 @@ def main(argv=None):
     print(f"parascan {parascan.__version__} on {torch.cuda.get_device_name()}, torch {torch.__version__}"
           + (f", cupy {cupy.__version__}" if cupy else "") + f", median of {a.repeat}")
     rows = []
+    if a.batched:
+        from . import bench_batched
+        bench_batched.run(torch, cupy, _median_ms, a.repeat, rows)
+        if a.csv:
+            with open(a.csv, "w") as f:
+                f.write("op,shape,peer,peer_ms,parascan_ms,ratio,check\n")
+                for op, shape, peer, pm, om, ok in rows:
+                    f.write(f"{op},\"{shape}\",{peer},{pm:.6f},{om:.6f},{pm / om:.4f},{'ok' if ok else 'mismatch'}\n")
+        return 1 if any(not r[5] for r in rows) else 0
 
     def row(op, n, peer, peer_ms, ours_ms, ok):
         rows.append((op, n, peer, peer_ms, ours_ms, ok))

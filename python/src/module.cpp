@@ -7,6 +7,8 @@
 // and the module; images.cpp: summed-area tables and marching cubes; direct.cpp: the common calls
 // made whole in C++ for torch and CuPy arrays.
 #include <nanobind/nanobind.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <cuda_runtime_api.h>
@@ -17,6 +19,7 @@
 #include <type_traits>
 #include "calls.hpp"
 #include "layer.hpp"
+#include "parascan/axis_scan.hpp"
 #include "parascan/config.hpp"
 #include "parascan/error.hpp"
 #include "parascan/host_pipeline.hpp"
@@ -27,6 +30,7 @@
 #include "parascan/sat.hpp"
 #include "parascan/scan.hpp"
 #include "parascan/segmented_sort.hpp"
+#include "parascan/topk.hpp"
 #include "parascan/select.hpp"
 #include "parascan/version.hpp"
 
@@ -196,6 +200,15 @@ std::int64_t select_host(std::uintptr_t in, std::uintptr_t out, const std::strin
 
 }  // namespace
 
+/// Calls f(tag<Key>) for a sort's key type: with_type's, and the 16-bit floats "f2" (__half) and "bf2"
+/// (__nv_bfloat16, torch.bfloat16) that only the sorts take.
+template <class F>
+void with_key_type(const std::string& code, F&& f) {
+  if (code == "f2") f(tag<__half>{});
+  else if (code == "bf2") f(tag<__nv_bfloat16>{});
+  else with_type(code, f);
+}
+
 namespace parascan::python {  // declared in calls.hpp (direct.cpp calls them too)
 
 /// Radix sort of keys, with values (values_in != 0), or argsort (argsort: values_out gets the
@@ -208,7 +221,7 @@ void sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const std::stri
   o.descending = descending;
   o.begin_bit = begin_bit;
   o.end_bit = end_bit;
-  with_type(key_type, [&](auto k_tag) {
+  with_key_type(key_type, [&](auto k_tag) {
     using K = typename decltype(k_tag)::type;
     if (values_out == 0) {
       two_phase([&](void* t, std::size_t& b) { return radix_sort_keys(t, b, as_ptr<const K>(keys_in), as_ptr<K>(keys_out), n, o, s); }, s, "sort", temp);
@@ -238,7 +251,7 @@ void segmented_sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const
   const segment_layout layout = row_length >= 0 ? segment_layout::rows(count, row_length)
                                                 : segment_layout::offsets(count, as_ptr<const std::int64_t>(begin),
                                                                           as_ptr<const std::int64_t>(end));
-  with_type(key_type, [&](auto k_tag) {
+  with_key_type(key_type, [&](auto k_tag) {
     using K = typename decltype(k_tag)::type;
     const K* in = as_ptr<const K>(keys_in);
     K* out = as_ptr<K>(keys_out);
@@ -284,6 +297,65 @@ void segmented_scan_items(bool inclusive, std::uintptr_t in, const std::string& 
       throw nb::value_error(("parascan: no segmented " + op + " scan from " + in_type + " to " + out_type +
                              " (sums of every type into the same type, u1 into u4; max of i4 and f4; min of i4)").c_str());
     }
+  });
+}
+
+/// Scan along an axis: outer × extent × inner items, each (o, ·, c) line scanned on its own.
+void axis_scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, std::uintptr_t out,
+                     const std::string& out_type, std::int64_t outer, std::int64_t extent, std::int64_t inner,
+                     const std::string& op, nb::object init, std::uintptr_t stream) {
+  with_scan_types(in_type, out_type, op, [&](auto in_tag, auto out_tag, auto op_tag) {
+    using In = typename decltype(in_tag)::type;
+    using Out = typename decltype(out_tag)::type;
+    using Op = typename decltype(op_tag)::type;
+    if constexpr (has_axis_scan<In, Out, Op>) {
+      const cudaStream_t s = as_stream(stream);
+      const axis_shape shape{outer, extent, inner};
+      const auto* i = as_ptr<const In>(in);
+      auto* o = as_ptr<Out>(out);
+      if (inclusive && init.is_none()) {
+        two_phase([&](void* t, std::size_t& b) { return inclusive_scan_axis(t, b, i, o, shape, Op{}, s); }, s, "inclusive_scan");
+      } else if (inclusive) {
+        const Out v = from_python<Out>(init);
+        two_phase([&](void* t, std::size_t& b) { return inclusive_scan_axis_init(t, b, i, o, shape, Op{}, v, s); }, s, "inclusive_scan");
+      } else {
+        const Out v = init.is_none() ? identity_of<Op, Out>() : from_python<Out>(init);
+        two_phase([&](void* t, std::size_t& b) { return exclusive_scan_axis(t, b, i, o, shape, Op{}, v, s); }, s, "exclusive_scan");
+      }
+    } else {
+      throw nb::value_error(("parascan: no " + op + " scan along an axis from " + in_type + " to " + out_type +
+                             " (sum, product, min, max of 32/64-bit integers and floats; sums of 8/16-bit integers; "
+                             "widening sums u1→u4/u8, i1→i4, u2→u4, i2→i4, u4→u8, i4→i8, f4→f8; "
+                             "axis=None scans the flattened array with every operator)").c_str());
+    }
+  });
+}
+
+/// temp: None (parascan's pool) or a callable taking a byte count and returning a device array with
+/// `.ptr` (the framework's caching allocator); `held` keeps that block until the call is enqueued.
+temp_source temp_from(nb::object temp, nb::object& held) {
+  if (temp.is_none()) return {};
+  return [temp, &held](std::size_t bytes) {
+    held = temp(bytes);
+    return reinterpret_cast<void*>(nb::cast<std::uintptr_t>(held.attr("ptr")));
+  };
+}
+
+/// Top-k of `rows` rows of `length` keys: keys and int64 positions, rows × k each.
+void topk_items(std::uintptr_t keys, const std::string& key_type, std::int64_t rows, std::int64_t length, std::int64_t k,
+                std::uintptr_t out_keys, std::uintptr_t out_indices, bool largest, bool sorted, std::uintptr_t stream,
+                nb::object temp) {
+  const cudaStream_t s = as_stream(stream);
+  topk_options o;
+  o.largest = largest;
+  o.sorted = sorted;
+  nb::object held;
+  const temp_source from = temp_from(temp, held);
+  with_key_type(key_type, [&](auto k_tag) {
+    using K = typename decltype(k_tag)::type;
+    two_phase([&](void* t, std::size_t& b) {
+      return topk(t, b, as_ptr<const K>(keys), rows, length, k, as_ptr<K>(out_keys), as_ptr<std::int64_t>(out_indices), o, s);
+    }, s, "topk", from);
   });
 }
 
@@ -338,6 +410,8 @@ NB_MODULE(_core, m) {
   // `init` is None for "no initial value": nanobind refuses None unless an argument is marked so.
   m.def("scan", &scan_items, "inclusive"_a, "in"_a, "in_type"_a, "out"_a, "out_type"_a, "n"_a, "op"_a,
         "init"_a.none(), "algorithm"_a, "strategy"_a, "stream"_a);
+  m.def("axis_scan", &axis_scan_items, "inclusive"_a, "in"_a, "in_type"_a, "out"_a, "out_type"_a, "outer"_a,
+        "extent"_a, "inner"_a, "op"_a, "init"_a.none(), "stream"_a);
   m.def("scan_host", &scan_host);
   // The benchmark's reference for the call overhead: `calls` inclusive sums of n int32 issued from C++ the
   // way this module issues them (size query, stream-ordered temporary, the call), host µs per call.
@@ -391,6 +465,8 @@ NB_MODULE(_core, m) {
       "keys_in"_a, "keys_out"_a, "key_type"_a, "values_in"_a, "values_out"_a, "value_type"_a, "argsort"_a, "n"_a,
       "count"_a, "row_length"_a, "begin"_a, "end"_a, "descending"_a, "begin_bit"_a, "end_bit"_a, "stream"_a,
       "temp"_a = nb::none());
+  m.def("topk", &topk_items, "keys"_a, "key_type"_a, "rows"_a, "length"_a, "k"_a, "out_keys"_a, "out_indices"_a,
+        "largest"_a, "sorted"_a, "stream"_a, "temp"_a = nb::none());
   m.def("segmented_scan", &segmented_scan_items, "inclusive"_a, "in"_a, "in_type"_a, "heads"_a, "out"_a,
         "out_type"_a, "n"_a, "op"_a, "init"_a.none(), "stream"_a);
   bind_images(m);

@@ -204,6 +204,114 @@ def test_segmented_sort_and_argsort(xp):
         parascan.segmented_sort(keys, np.array([0, 5, 3, keys.size]))
 
 
+def _topk_reference(x, k, largest, sorted_):
+    """Stable order along the last axis (largest first when largest), first k; by position when unsorted."""
+    key = x.astype(np.float64) if x.dtype.kind in "iu" else x  # negated below: no integer overflow
+    order = np.argsort(-key if largest else key, axis=-1, kind="stable")[..., :k]
+    if not sorted_:
+        order = np.sort(order, axis=-1)
+    return np.take_along_axis(x, order, -1), order
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "float16"])
+@pytest.mark.parametrize("shape,k", [((64, 5000), 50), ((3, 70000), 1000), ((1000, 7), 7), ((20,), 3), ((4, 6, 100), 0)])
+def test_topk_as_numpy(xp, dtype, shape, k):
+    x = rand(int(np.prod(shape)), np.int32).astype(dtype).reshape(shape) if dtype == "int32" else \
+        rng.standard_normal(int(np.prod(shape))).astype(dtype).reshape(shape)
+    for largest in (True, False):
+        for sorted_ in (True, False):
+            want_v, want_i = _topk_reference(x, k, largest, sorted_)
+            v, i = parascan.topk(xp.to_device(x), k, largest=largest, sorted=sorted_)
+            np.testing.assert_array_equal(xp.to_host(i), want_i)
+            np.testing.assert_array_equal(xp.to_host(v), want_v)
+
+
+@gpu
+def test_topk_other_axes_and_refusals(xp):
+    x = rng.standard_normal((30, 40, 5)).astype(np.float32)
+    v, i = parascan.topk(xp.to_device(x), 4, axis=1)
+    want_v, want_i = _topk_reference(np.moveaxis(x, 1, -1), 4, True, True)
+    np.testing.assert_array_equal(xp.to_host(i), np.moveaxis(want_i, -1, 1))
+    np.testing.assert_array_equal(xp.to_host(v), np.moveaxis(want_v, -1, 1))
+    with pytest.raises(ValueError, match="k=6 must be an integer from 0 to 5"):
+        parascan.topk(xp.to_device(x), 6)
+
+
+@gpu
+def test_topk_matches_torch_topk_on_logits():
+    require("torch")
+    for dtype in (torch.float32, torch.bfloat16, torch.float16):
+        x = torch.randn(64, 50257, device="cuda").to(dtype)
+        v, i = parascan.topk(x, 50)
+        tv, _ = torch.topk(x, 50)
+        assert v.dtype == dtype and i.dtype == torch.int64
+        assert torch.equal(v, tv)  # the same values, largest first
+        assert torch.equal(torch.gather(x, 1, i), v)  # positions that hold them
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(100003,), (300, 7), (64, 5000)])
+def test_float16_keys_sorted_as_numpy(xp, shape):
+    keys = rng.standard_normal(int(np.prod(shape))).astype(np.float16).reshape(shape)
+    keys.reshape(-1)[::97] = -0.0  # ties of -0.0 and +0.0 keep their input order
+    keys.reshape(-1)[::89] = np.inf
+    for descending in (False, True):
+        order = np.argsort(-keys if descending else keys, axis=-1, kind="stable")
+        got = xp.to_host(parascan.argsort(xp.to_device(keys), descending=descending))
+        np.testing.assert_array_equal(got, order)
+        got_k = xp.to_host(parascan.sort(xp.to_device(keys), descending=descending))
+        np.testing.assert_array_equal(got_k.view(np.uint16), np.take_along_axis(keys, order, -1).view(np.uint16))
+
+
+@gpu
+def test_bfloat16_tensors_sorted_as_torch():
+    require("torch")
+    x = (torch.randn(64, 3000, device="cuda") * 100).to(torch.bfloat16)
+    x.view(-1)[::101] = 0.0
+    got = parascan.sort(x)
+    assert got.dtype == torch.bfloat16 and got.shape == x.shape
+    assert torch.equal(got.view(torch.int16), torch.sort(x.float(), dim=-1, stable=True).values.to(torch.bfloat16)
+                       .view(torch.int16))
+    assert torch.equal(parascan.argsort(x), torch.argsort(x.float(), dim=-1, stable=True))
+    flat = x.reshape(-1)
+    assert torch.equal(parascan.argsort(flat, descending=True), torch.argsort(flat.float(), descending=True, stable=True))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint32", "float32", "float64"])
+@pytest.mark.parametrize("shape", [(7,), (1000, 32), (33, 4097), (5, 3, 700), (2, 1, 9), (0, 4)])
+def test_scans_along_every_axis_as_numpy(xp, dtype, shape):
+    """cumsum along each axis (the rows in one pass, other axes without a transposing copy), inclusive
+    and exclusive, against numpy.cumsum; integer-valued floats so that any order of sums is exact."""
+    x = (rand(int(np.prod(shape)), np.int32) % 17 - 8).astype(dtype).reshape(shape)
+    for axis in range(-len(shape), len(shape)):
+        want = np.cumsum(x, axis=axis, dtype=dtype)
+        got = xp.to_host(parascan.inclusive_scan(xp.to_device(x), axis=axis))
+        np.testing.assert_array_equal(got, want)
+        excl = xp.to_host(parascan.exclusive_scan(xp.to_device(x), axis=axis, init=3))
+        np.testing.assert_array_equal(excl, want - x + np.array(3, dtype))
+    np.testing.assert_array_equal(xp.to_host(parascan.inclusive_scan(xp.to_device(x))), np.cumsum(x))  # axis=None
+
+
+@gpu
+def test_scans_along_an_axis_take_every_operator_and_widen(xp):
+    x = rand(300 * 40, np.int32).reshape(300, 40)
+    np.testing.assert_array_equal(xp.to_host(parascan.inclusive_scan(xp.to_device(x), op="max", axis=0)),
+                                  np.maximum.accumulate(x, axis=0))
+    np.testing.assert_array_equal(xp.to_host(parascan.inclusive_scan(xp.to_device(x), op="min", axis=1)),
+                                  np.minimum.accumulate(x, axis=1))
+    u = (x & 0xFF).astype(np.uint8)
+    got = xp.to_host(parascan.inclusive_scan(xp.to_device(u), axis=0, dtype=np.uint32))
+    np.testing.assert_array_equal(got, np.cumsum(u, axis=0, dtype=np.uint32))
+    with pytest.raises(ValueError, match="along an axis"):
+        parascan.inclusive_scan(xp.to_device(x), op="xor", axis=0)
+    with pytest.raises(ValueError, match="axis=2 is out of range"):
+        parascan.inclusive_scan(xp.to_device(x), axis=2)
+    with pytest.raises(ValueError, match="algorithm= and strategy="):
+        parascan.inclusive_scan(xp.to_device(x), axis=0, strategy="recursive")
+
+
 @gpu
 @pytest.mark.parametrize("shape", [(1, 1), (3, 5), (64, 128), (481, 640), (1025, 2049)])
 def test_summed_area_table(xp, shape):

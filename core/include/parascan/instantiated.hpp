@@ -17,6 +17,8 @@ template <class In, class Out, class Op>
 inline constexpr bool in_scan_list = false PARASCAN_ALL_SCANS(PARASCAN_IS_ENTRY);
 template <class In, class Out, class Op>
 inline constexpr bool in_segmented_list = false PARASCAN_ALL_SEGMENTED_SCANS(PARASCAN_IS_ENTRY);
+template <class In, class Out, class Op>
+inline constexpr bool in_axis_list = false PARASCAN_ALL_AXIS_SCANS(PARASCAN_IS_ENTRY);
 #undef PARASCAN_IS_ENTRY
 }  // namespace detail
 
@@ -27,5 +29,9 @@ inline constexpr bool has_scan = detail::in_scan_list<In, Out, Op>;
 /// segmented_*_scan are instantiated for (In, Out, Op).
 template <class In, class Out, class Op>
 inline constexpr bool has_segmented_scan = detail::in_segmented_list<In, Out, Op>;
+
+/// inclusive_scan_axis / inclusive_scan_axis_init / exclusive_scan_axis are instantiated for (In, Out, Op).
+template <class In, class Out, class Op>
+inline constexpr bool has_axis_scan = detail::in_axis_list<In, Out, Op>;
 
 }  // namespace parascan

@@ -5,6 +5,9 @@
 //                      nullptr sorts the indices 0..n−1 along (argsort: values_out is the permutation;
 //                      8-byte positions of fewer than 2^32 keys are sorted as 4-byte ones and widened)
 //
+// Key types: every integer width, float, double, and the 16-bit floats __half (cuda_fp16.h) and
+// __nv_bfloat16 (cuda_bf16.h), sorted as 16-bit floating keys (only declared here: include the CUDA
+// header for the type where you make its keys).
 // Key order is CUB's: unsigned keys by value; signed keys in two's-complement order; floats in IEEE
 // order with −0.0 and +0.0 equal, NaNs by bit pattern (−NaN before −inf, +NaN after +inf). Only the
 // bits [begin_bit, end_bit) of that order-preserving image of the key are compared; begin == end
@@ -35,6 +38,10 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <type_traits>
+
+struct __half;         // cuda_fp16.h
+struct __nv_bfloat16;  // cuda_bf16.h
 
 namespace parascan {
 
@@ -48,7 +55,8 @@ enum class key_kind : int { unsigned_int, signed_int, floating };
 
 template <class Key>
 constexpr key_kind kind_of_key() {
-  if constexpr (static_cast<Key>(0.5) != Key(0)) return key_kind::floating;
+  if constexpr (std::is_same_v<Key, __half> || std::is_same_v<Key, __nv_bfloat16>) return key_kind::floating;
+  else if constexpr (static_cast<Key>(0.5) != Key(0)) return key_kind::floating;
   else if constexpr (static_cast<Key>(-1) < Key(0)) return key_kind::signed_int;
   else return key_kind::unsigned_int;
 }
@@ -84,6 +92,8 @@ template <> struct key_bits_of<float> { using type = std::uint32_t; };
 template <> struct key_bits_of<std::uint64_t> { using type = std::uint64_t; };
 template <> struct key_bits_of<std::int64_t> { using type = std::uint64_t; };
 template <> struct key_bits_of<double> { using type = std::uint64_t; };
+template <> struct key_bits_of<__half> { using type = std::uint16_t; };
+template <> struct key_bits_of<__nv_bfloat16> { using type = std::uint16_t; };
 
 template <class Key>
 cudaError_t radix_sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,

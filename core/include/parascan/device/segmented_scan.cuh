@@ -25,28 +25,42 @@ struct segmented_op {
   }
 };
 
-template <class In, class Out, class Op>
+/// Where segments start: a byte per item (any non-zero byte is a head)...
+struct flag_heads {
+  const std::uint8_t* flags;
+  __device__ __forceinline__ bool operator()(std::int64_t i) const { return flags[i] != 0; }
+};
+/// ...or every `length`-th item (equal rows, no flag array: axis_scan.cuh).
+struct row_heads {
+  std::int64_t length;
+  __device__ __forceinline__ bool operator()(std::int64_t i) const {
+    if (length <= UINT32_MAX && i <= UINT32_MAX) return static_cast<std::uint32_t>(i) % static_cast<std::uint32_t>(length) == 0;
+    return i % length == 0;  // 64-bit remainder: several times the instructions
+  }
+};
+
+template <class In, class Out, class Op, class Heads = flag_heads>
 struct segmented_loader {
   const In* in;
-  const std::uint8_t* heads;
+  Heads heads;
   Op op;
   bool fold_init;
   Out init;
   __device__ __forceinline__ segmented_value<Out> operator()(std::int64_t i) const {
     const Out x = static_cast<Out>(in[i]);
-    const bool head = heads[i] != 0;
+    const bool head = heads(i);
     return {head && fold_init ? op(init, x) : x, head ? 1u : 0u};
   }
 };
 
-template <class Out>
+template <class Out, class Heads = flag_heads>
 struct segmented_storer {
   Out* out;
-  const std::uint8_t* heads;  // exclusive: heads receive init
+  Heads heads;  // exclusive: heads receive init
   bool exclusive;
   Out init;
   __device__ __forceinline__ void operator()(std::int64_t i, const segmented_value<Out>& v) const {
-    out[i] = (exclusive && heads[i] != 0) ? init : v.value;
+    out[i] = (exclusive && heads(i)) ? init : v.value;
   }
 };
 
@@ -60,8 +74,8 @@ cudaError_t segmented_exclusive_scan(void* d_temp, std::size_t& temp_bytes, cons
                                      Out init, cudaStream_t stream, scan_options options) {
   using pair = device::segmented_value<Out>;
   return device::dispatch_scan<pair>(d_temp, temp_bytes,
-                                     device::segmented_loader<In, Out, Op>{d_in, d_head_flags, op, true, init},
-                                     device::segmented_storer<Out>{d_out, d_head_flags, true, init}, nullptr, n,
+                                     device::segmented_loader<In, Out, Op>{d_in, {d_head_flags}, op, true, init},
+                                     device::segmented_storer<Out>{d_out, {d_head_flags}, true, init}, nullptr, n,
                                      device::segmented_op<Op>{op}, device::scan_mode<pair>{true, true, pair{init, 1u}},
                                      stream, options);
 }
@@ -72,8 +86,8 @@ cudaError_t segmented_inclusive_scan(void* d_temp, std::size_t& temp_bytes, cons
                                      cudaStream_t stream, scan_options options) {
   using pair = device::segmented_value<Out>;
   return device::dispatch_scan<pair>(d_temp, temp_bytes,
-                                     device::segmented_loader<In, Out, Op>{d_in, d_head_flags, op, false, Out{}},
-                                     device::segmented_storer<Out>{d_out, d_head_flags, false, Out{}}, nullptr, n,
+                                     device::segmented_loader<In, Out, Op>{d_in, {d_head_flags}, op, false, Out{}},
+                                     device::segmented_storer<Out>{d_out, {d_head_flags}, false, Out{}}, nullptr, n,
                                      device::segmented_op<Op>{op}, device::scan_mode<pair>{false, false, pair{}},
                                      stream, options);
 }

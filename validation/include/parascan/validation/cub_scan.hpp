@@ -31,6 +31,15 @@ cudaError_t cub_segmented_inclusive_scan(void* d_temp, std::size_t& temp_bytes, 
                                          const std::uint8_t* d_heads, Out* d_out, std::int64_t n, Op op,
                                          cudaStream_t stream = 0, cub_count count = cub_count::int64);
 
+/// Each of `rows` rows of `length` items scanned on its own, as a CUB user writes it:
+/// cub::DeviceScan::{Inclusive,Exclusive}ScanByKey with the row index as key (a counting iterator
+/// divided by the length: no key array). CUB has no inclusive scan by key with an init value.
+/// Instantiated for PARASCAN_ALL_SEGMENTED_SCANS (cub_axis_scan.cu).
+template <class In, class Out, class Op>
+cudaError_t cub_rows_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in, Out* d_out, std::int64_t rows,
+                          std::int64_t length, Op op, bool exclusive, Out init, cudaStream_t stream = 0,
+                          cub_count count = cub_count::int64);
+
 /// Device copy of `bytes` bytes (cudaMemcpyAsync), the bandwidth yardstick of the benchmarks.
 cudaError_t device_copy(void* d_dst, const void* d_src, std::size_t bytes, cudaStream_t stream = 0);
 

@@ -1,0 +1,129 @@
+// bench --primitive topk: the k largest of every row of an f32 or bf16 matrix (sorted, with int64
+// positions) by parascan::topk. CUB 3.0.1 has no top-k: beside f32 rows stands what a CUB user does
+// instead, cub::DeviceSegmentedRadixSort / DeviceSegmentedSort of the whole rows (descending, each with
+// `int` and int64 offsets, the fastest taken), whose first k per row are checked against ours. bf16 rows
+// have no CUB row and are checked against the f32 answer of the same values. Traffic counted: the
+// keys read once, k keys and positions written per row.
+#include <cuda_bf16.h>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+#include "parascan/buffer.hpp"
+#include "parascan/error.hpp"
+#include "parascan/topk.hpp"
+#include "parascan/validation/segmented_sort_check.hpp"
+#include "runner.hpp"
+
+namespace parascan::app {
+namespace {
+
+struct case_shape {
+  std::int64_t rows, length, k;
+};
+
+std::string name_of(const case_shape& c, const char* type) {
+  const auto dim = [](std::int64_t x) {
+    return (x & (x - 1)) == 0 && x >= 1024 ? "2^" + std::to_string(bench_log2(x)) : std::to_string(x);
+  };
+  return std::string(type) + " " + dim(c.rows) + "x" + dim(c.length) + " k" + std::to_string(c.k);
+}
+
+template <class Key>
+double time_topk(runner& r, const Key* in, Key* out, std::int64_t* at, const case_shape& c) {
+  std::size_t b = 0;
+  PARASCAN_CUDA_CHECK(topk(nullptr, b, in, c.rows, c.length, c.k, out, at));
+  device_buffer<char> temp(b);
+  const double ms = r.time([&] { PARASCAN_CUDA_CHECK(topk(temp.data(), b, in, c.rows, c.length, c.k, out, at)); });
+  PARASCAN_CUDA_CHECK(cudaMemset(at, 0xFF, static_cast<std::size_t>(c.rows * c.k) * sizeof(std::int64_t)));
+  PARASCAN_CUDA_CHECK(topk(temp.data(), b, in, c.rows, c.length, c.k, out, at));
+  return ms;
+}
+
+void topk_case(runner& r, const case_shape& c) {
+  const std::string f32_name = name_of(c, "f32"), bf16_name = name_of(c, "bf16");
+  if (!r.wanted(f32_name) && !r.wanted(bf16_name)) return;
+  const std::int64_t n = c.rows * c.length, m = c.rows * c.k;
+  // Values exact in bf16 (8 significant bits), so the f32 and bf16 answers are the same positions.
+  std::vector<float> h(static_cast<std::size_t>(n));
+  std::vector<__nv_bfloat16> hb(static_cast<std::size_t>(n));
+  std::mt19937 rng(static_cast<unsigned>(n + c.k));
+  for (std::int64_t i = 0; i < n; ++i) {
+    h[i] = static_cast<float>(static_cast<int>(rng() % 65536) - 32768) / 256.0f;
+    hb[i] = __float2bfloat16(h[i]);
+  }
+  device_buffer<float> in(n), out(m), sorted(n);
+  device_buffer<__nv_bfloat16> in_b(n), out_b(m);
+  device_buffer<std::int64_t> at(m), at_b(m), d_begin(c.rows), d_end(c.rows);
+  device_buffer<int> d_begin32(c.rows), d_end32(c.rows);
+  in.copy_from_host(h.data(), n);
+  in_b.copy_from_host(hb.data(), n);
+  std::vector<std::int64_t> begin(static_cast<std::size_t>(c.rows)), end(static_cast<std::size_t>(c.rows));
+  for (std::int64_t s = 0; s < c.rows; ++s) {
+    begin[s] = s * c.length;
+    end[s] = (s + 1) * c.length;
+  }
+  const std::vector<int> begin32(begin.begin(), begin.end()), end32(end.begin(), end.end());
+  d_begin.copy_from_host(begin.data(), c.rows);
+  d_end.copy_from_host(end.data(), c.rows);
+  d_begin32.copy_from_host(begin32.data(), c.rows);
+  d_end32.copy_from_host(end32.data(), c.rows);
+  const double copy = r.copy_gbs(in.data(), sorted.data(), n * sizeof(float));
+  const double bytes = 4.0 * n + 12.0 * m;
+
+  cub_times best{1e30, 1e30};
+  for (const auto which : {validation::cub_segmented::radix_sort, validation::cub_segmented::stable_sort}) {
+    const auto cub = [&](void* t, std::size_t& b, validation::cub_count form) {
+      const auto* none = static_cast<const std::uint32_t*>(nullptr);
+      auto* no_out = static_cast<std::uint32_t*>(nullptr);
+      return form == validation::cub_count::int32
+                 ? validation::cub_segmented_sort(t, b, in.data(), sorted.data(), none, no_out, n, c.rows, d_begin32.data(),
+                                                  d_end32.data(), true, which)
+                 : validation::cub_segmented_sort(t, b, in.data(), sorted.data(), none, no_out, n, c.rows, d_begin.data(),
+                                                  d_end.data(), true, which);
+    };
+    std::size_t cub_bytes = cub_temp_bytes(cub);
+    device_buffer<char> temp(cub_bytes);
+    const cub_times t = r.time_cub([&](validation::cub_count form) { PARASCAN_CUDA_CHECK(cub(temp.data(), cub_bytes, form)); });
+    r.add(with_cub({"topk", "f32", std::string("CUB ") + to_string(which), f32_name + " (whole rows)", n, 8.0 * n,
+                    t.best_ms(), t.best_ms(), copy, true},
+                   t));
+    if (t.best_ms() < best.best_ms()) best = t;
+  }
+  const double ms = time_topk(r, in.data(), out.data(), at.data(), c);
+  const double ms_b = time_topk(r, in_b.data(), out_b.data(), at_b.data(), c);
+  // Check: our f32 values are the first k of CUB's sorted rows, our positions hold them, and the bf16
+  // positions equal the f32 ones (the same values, ties to the earliest in both).
+  std::vector<float> got(static_cast<std::size_t>(m)), cub_rows(static_cast<std::size_t>(n));
+  std::vector<std::int64_t> got_at(static_cast<std::size_t>(m)), got_at_b(static_cast<std::size_t>(m));
+  out.copy_to_host(got.data(), m);
+  at.copy_to_host(got_at.data(), m);
+  at_b.copy_to_host(got_at_b.data(), m);
+  sorted.copy_to_host(cub_rows.data(), n);
+  std::int64_t bad = 0, bad_b = 0;
+  for (std::int64_t s = 0; s < c.rows; ++s)
+    for (std::int64_t j = 0; j < c.k; ++j) {
+      const std::int64_t i = s * c.k + j, pos = got_at[i];
+      bad += got[i] != cub_rows[s * c.length + j] || pos < 0 || pos >= c.length || h[s * c.length + pos] != got[i];
+      bad_b += got_at_b[i] != pos;
+    }
+  r.add(with_cub({"topk", "f32", "parascan", f32_name, n, bytes, ms, best.best_ms(), copy, bad == 0}, best));
+  row rb{"topk", "bf16", "parascan", bf16_name, n, 2.0 * n + 10.0 * m, ms_b, 0, copy, bad_b == 0};
+  rb.has_cub = false;
+  r.add(rb);
+}
+
+}  // namespace
+
+void bench_topk(runner& r) {
+  for (const case_shape& c : std::vector<case_shape>{{64, 50257, 50},
+                                                     {64, 50257, 1024},
+                                                     {256, 128256, 50},
+                                                     {256, 128256, 1024},
+                                                     {1 << 16, 256, 8},
+                                                     {8, 1 << 20, 1024}})
+    topk_case(r, c);
+}
+
+}  // namespace parascan::app

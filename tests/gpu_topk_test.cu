@@ -1,0 +1,192 @@
+// Top-k of rows on the GPU against a CPU stable sort of each row: f32, f16, bf16 and integer keys,
+// k from 0 to the row length, largest and smallest, sorted and in row order, rows cached in shared
+// memory and rows too long for it, many ties (the earliest positions win), −0.0 = +0.0, and a CUDA
+// graph capture replayed on new data.
+#include <gtest/gtest.h>
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+#include "gpu_test.hpp"
+#include "half_values.hpp"
+#include "parascan/buffer.hpp"
+#include "parascan/error.hpp"
+#include "parascan/topk.hpp"
+
+namespace {
+using namespace parascan;
+using parascan::test::gpu_test;
+
+/// A key's value for the reference: floats and integers as themselves, 16-bit floats decoded by hand.
+template <class Key, class Stored>
+double value(Stored s) {
+  if constexpr (std::is_same_v<Key, __half> || std::is_same_v<Key, __nv_bfloat16>) return parascan::test::value_of<Key>(s);
+  else return static_cast<double>(s);
+}
+
+/// Keys stored as Stored (uint16_t for the 16-bit floats). few: values from a handful (many ties).
+template <class Key, class Stored>
+std::vector<Stored> make_keys(std::int64_t n, std::uint64_t seed, bool few) {
+  if constexpr (std::is_same_v<Key, __half> || std::is_same_v<Key, __nv_bfloat16>) {
+    auto v = parascan::test::random_halves<Key>(n, seed);
+    if (few)
+      for (auto& h : v) h &= 0xC000;  // ±0.0 and ±2.0 (f16) / ±2.0 (bf16): four values, −0.0 among them
+    return v;
+  } else {
+    std::mt19937_64 rng(seed);
+    std::vector<Stored> v(static_cast<std::size_t>(n));
+    for (auto& x : v) {
+      const std::uint64_t r = rng();
+      if constexpr (std::is_floating_point_v<Stored>) {
+        x = few ? static_cast<Stored>(static_cast<int>(r % 5) - 2) : static_cast<Stored>(static_cast<double>(r >> 11) / 9.0e12 - 500.0);
+        if (r % 97 == 0) x = -Stored(0);
+      } else {
+        x = few ? static_cast<Stored>(r % 5) : static_cast<Stored>(r);
+      }
+    }
+    return v;
+  }
+}
+
+struct shape {
+  std::int64_t rows, length;
+};
+
+/// Runs topk over every k of `ks` and compares keys (bitwise) and positions with the CPU.
+template <class Key, class Stored>
+void check_topk(shape sh, const std::vector<std::int64_t>& ks, bool few, std::uint64_t seed) {
+  const std::int64_t n = sh.rows * sh.length;
+  const auto h = make_keys<Key, Stored>(n, seed, few);
+  device_buffer<Stored> in(n > 0 ? n : 1);
+  if (n > 0) in.copy_from_host(h.data(), n);
+  for (bool largest : {true, false}) {
+    // Each row's stable order by value (largest first when largest): its first k are the answer.
+    std::vector<std::vector<std::int64_t>> order(static_cast<std::size_t>(sh.rows));
+    for (std::int64_t r = 0; r < sh.rows; ++r) {
+      auto& o = order[r];
+      o.resize(static_cast<std::size_t>(sh.length));
+      std::iota(o.begin(), o.end(), 0);
+      const Stored* row = h.data() + r * sh.length;
+      std::stable_sort(o.begin(), o.end(), [&](std::int64_t a, std::int64_t b) {
+        const double x = value<Key>(row[a]), y = value<Key>(row[b]);
+        return largest ? y < x : x < y;
+      });
+    }
+    for (std::int64_t k : ks) {
+      for (bool sorted : {true, false}) {
+        const std::int64_t m = sh.rows * k;
+        device_buffer<Stored> keys_out(m > 0 ? m : 1);
+        device_buffer<std::int64_t> at_out(m > 0 ? m : 1);
+        PARASCAN_CUDA_CHECK(cudaMemset(keys_out.data(), 0xAB, keys_out.size() * sizeof(Stored)));
+        PARASCAN_CUDA_CHECK(cudaMemset(at_out.data(), 0xAB, at_out.size() * sizeof(std::int64_t)));
+        topk_options o;
+        o.largest = largest;
+        o.sorted = sorted;
+        o.debug_synchronous = true;
+        const Key* keys = reinterpret_cast<const Key*>(in.data());
+        Key* out = reinterpret_cast<Key*>(keys_out.data());
+        std::size_t bytes = 0;
+        ASSERT_EQ(topk(nullptr, bytes, keys, sh.rows, sh.length, k, out, at_out.data(), o), cudaSuccess);
+        device_buffer<char> temp(bytes);
+        ASSERT_EQ(topk(temp.data(), bytes, keys, sh.rows, sh.length, k, out, at_out.data(), o), cudaSuccess);
+        std::vector<Stored> got(static_cast<std::size_t>(m));
+        std::vector<std::int64_t> got_at(static_cast<std::size_t>(m));
+        if (m > 0) {
+          keys_out.copy_to_host(got.data(), m);
+          at_out.copy_to_host(got_at.data(), m);
+        }
+        std::int64_t bad = 0;
+        for (std::int64_t r = 0; r < sh.rows; ++r) {
+          std::vector<std::int64_t> want(order[r].begin(), order[r].begin() + k);
+          if (!sorted) std::sort(want.begin(), want.end());
+          for (std::int64_t j = 0; j < k; ++j) {
+            const std::int64_t at = got_at[r * k + j];
+            const Stored expect = h[r * sh.length + want[j]];
+            bad += at != want[j] || std::memcmp(&got[r * k + j], &expect, sizeof(Stored)) != 0;
+          }
+        }
+        EXPECT_EQ(bad, 0) << sh.rows << " x " << sh.length << " k " << k << (largest ? " largest" : " smallest")
+                          << (sorted ? " sorted" : " in row order") << (few ? ", few distinct" : "");
+      }
+    }
+  }
+}
+
+class topk_test : public gpu_test {};
+
+TEST_F(topk_test, f32_rows_cached_and_not) {
+  check_topk<float, float>({64, 50257}, {1, 50, 1024, 50257}, false, 1);  // 201 KB rows: cached
+  check_topk<float, float>({3, 300001}, {1000}, false, 2);                 // 1.2 MB rows: read from memory
+  check_topk<float, float>({1000, 7}, {0, 3, 7}, false, 3);
+  check_topk<float, float>({5, 0}, {0}, false, 4);
+}
+
+TEST_F(topk_test, ties_go_to_the_earliest_positions) {
+  check_topk<float, float>({100, 5000}, {1, 1234, 4999}, true, 5);
+  check_topk<std::int32_t, std::int32_t>({30, 2000}, {17, 1000}, true, 6);
+  check_topk<__half, std::uint16_t>({20, 3000}, {5, 2000}, true, 7);
+}
+
+TEST_F(topk_test, sixteen_bit_floats_and_integers) {
+  check_topk<__half, std::uint16_t>({256, 4000}, {17, 1024}, false, 8);
+  check_topk<__nv_bfloat16, std::uint16_t>({64, 50257}, {50}, false, 9);
+  check_topk<std::int32_t, std::int32_t>({500, 4097}, {100}, false, 10);
+  check_topk<std::uint64_t, std::uint64_t>({10, 100000}, {777}, false, 11);  // 800 KB rows
+  check_topk<std::int8_t, std::int8_t>({50, 3000}, {2999}, false, 12);
+  check_topk<double, double>({40, 20000}, {64}, false, 13);
+}
+
+TEST_F(topk_test, bad_arguments_are_refused) {
+  device_buffer<float> in(100), out(100);
+  device_buffer<std::int64_t> at(100);
+  std::size_t bytes = 0;
+  EXPECT_EQ(topk(nullptr, bytes, in.data(), 10, 10, 11, out.data(), at.data()), cudaErrorInvalidValue);  // k > length
+  EXPECT_EQ(topk(nullptr, bytes, in.data(), 10, 10, -1, out.data(), at.data()), cudaErrorInvalidValue);
+  EXPECT_EQ(topk(nullptr, bytes, in.data(), -1, 10, 1, out.data(), at.data()), cudaErrorInvalidValue);
+}
+
+TEST_F(topk_test, captured_in_a_graph_and_replayed_on_new_data) {
+  const shape sh{128, 50257};
+  const std::int64_t n = sh.rows * sh.length, k = 64;
+  device_buffer<float> in(n), out(sh.rows * k);
+  device_buffer<std::int64_t> at(sh.rows * k);
+  cudaStream_t stream;
+  PARASCAN_CUDA_CHECK(cudaStreamCreate(&stream));
+  std::size_t bytes = 0;
+  ASSERT_EQ(topk(nullptr, bytes, in.data(), sh.rows, sh.length, k, out.data(), at.data(), {}, stream), cudaSuccess);
+  device_buffer<char> temp(bytes);
+  cudaGraph_t graph;
+  PARASCAN_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  ASSERT_EQ(topk(temp.data(), bytes, in.data(), sh.rows, sh.length, k, out.data(), at.data(), {}, stream), cudaSuccess);
+  PARASCAN_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec;
+  PARASCAN_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  for (std::uint64_t round = 0; round < 3; ++round) {
+    const auto h = make_keys<float, float>(n, 50 + round, false);
+    in.copy_from_host(h.data(), n);
+    PARASCAN_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    PARASCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<float> got(static_cast<std::size_t>(sh.rows * k));
+    std::vector<std::int64_t> got_at(static_cast<std::size_t>(sh.rows * k));
+    out.copy_to_host(got.data(), got.size());
+    at.copy_to_host(got_at.data(), got_at.size());
+    std::int64_t bad = 0;
+    for (std::int64_t r = 0; r < sh.rows; ++r) {
+      std::vector<std::int64_t> o(static_cast<std::size_t>(sh.length));
+      std::iota(o.begin(), o.end(), 0);
+      const float* row = h.data() + r * sh.length;
+      std::stable_sort(o.begin(), o.end(), [&](std::int64_t a, std::int64_t b) { return row[b] < row[a]; });
+      for (std::int64_t j = 0; j < k; ++j) bad += got_at[r * k + j] != o[j] || got[r * k + j] != row[o[j]];
+    }
+    EXPECT_EQ(bad, 0) << "replay " << round;
+  }
+  PARASCAN_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  PARASCAN_CUDA_CHECK(cudaGraphDestroy(graph));
+  PARASCAN_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+}  // namespace
