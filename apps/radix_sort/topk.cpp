@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <type_traits>
+#include "../common/array_io.hpp"
 #include "../common/exit_codes.hpp"
 #include "../common/json.hpp"
 #include "../common/report.hpp"

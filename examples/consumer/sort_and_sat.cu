@@ -2,11 +2,13 @@
 #include "parascan/axis_scan.hpp"
 #include "parascan/block/block_exchange.cuh"
 #include "parascan/block/block_exclusive_sum.cuh"
+#include "parascan/block/block_radix_select.cuh"
 #include "parascan/block/block_radix_sort.cuh"
 #include "parascan/block/block_scan.cuh"
 #include "parascan/block/smem_padding.cuh"
 #include "parascan/buffer.hpp"
 #include "parascan/config.hpp"
+#include "parascan/device/device_attribute.cuh"
 #include "parascan/device/device_axis_scan.cuh"
 #include "parascan/device/device_marching_cubes.cuh"
 #include "parascan/device/device_onesweep.cuh"
@@ -14,6 +16,7 @@
 #include "parascan/device/device_sat.cuh"
 #include "parascan/device/device_scan.cuh"
 #include "parascan/device/device_segmented_sort.cuh"
+#include "parascan/device/device_topk.cuh"
 #include "parascan/device/device_select.cuh"
 #include "parascan/device/launch.cuh"
 #include "parascan/device/look_back.cuh"
@@ -50,6 +53,7 @@
 #include "parascan/select.hpp"
 #include "parascan/sort_pipeline.hpp"
 #include "parascan/thread/thread_scan.cuh"
+#include "parascan/topk.hpp"
 #include "parascan/volume_fields.hpp"
 #include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
@@ -85,6 +89,17 @@ int check_sort_and_sat() {
   want = keys;
   for (std::int64_t r = 0; r < 777; ++r) std::sort(want.begin() + r * 1001, want.begin() + (r + 1) * 1001);
   bad += got != want;
+  // The 10 largest of each row: the last 10 of each sorted row, largest first.
+  device_buffer<float> top(777 * 10);
+  device_buffer<std::int64_t> top_at(777 * 10);
+  bytes = 0;
+  PARASCAN_CUDA_CHECK(topk(nullptr, bytes, in.data(), 777, 1001, 10, top.data(), top_at.data()));
+  device_buffer<char> top_temp(bytes);
+  PARASCAN_CUDA_CHECK(topk(top_temp.data(), bytes, in.data(), 777, 1001, 10, top.data(), top_at.data()));
+  std::vector<float> got_top(777 * 10);
+  top.copy_to_host(got_top.data(), got_top.size());
+  for (std::int64_t r = 0; r < 777; ++r)
+    for (std::int64_t j = 0; j < 10; ++j) bad += got_top[r * 10 + j] != want[r * 1001 + 1000 - j];
 
   const image_shape shape{640, 480};
   std::vector<std::uint8_t> img(shape.width * shape.height);
@@ -103,7 +118,7 @@ int check_sort_and_sat() {
   std::uint64_t total = 0;
   for (auto p : img) total += p;
   bad += t.back() != total;
-  std::printf("sort of %lld f32 keys (whole and in rows) and a %lldx%lld summed-area table (total %llu): %s\n", static_cast<long long>(n),
+  std::printf("sort of %lld f32 keys (whole, in rows, top 10 of each row) and a %lldx%lld summed-area table (total %llu): %s\n", static_cast<long long>(n),
               static_cast<long long>(shape.width), static_cast<long long>(shape.height),
               static_cast<unsigned long long>(t.back()), bad ? "WRONG" : "ok");
   return bad;

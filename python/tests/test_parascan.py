@@ -36,7 +36,8 @@ assert parascan.device_count() == 0
 calls = [lambda: parascan.exclusive_scan(x), lambda: parascan.inclusive_scan(x), lambda: parascan.select(x),
          lambda: parascan.partition(x), lambda: parascan.sort(x), lambda: parascan.argsort(x),
          lambda: parascan.segmented_scan(x, np.ones(5, bool)), lambda: parascan.summed_area_table(x.reshape(1, 5)),
-         lambda: parascan.marching_cubes(np.zeros((2, 2, 2), np.float32), 0.5)]
+         lambda: parascan.marching_cubes(np.zeros((2, 2, 2), np.float32), 0.5), lambda: parascan.topk(x, 2),
+         lambda: parascan.inclusive_scan(x.reshape(5, 1), axis=0), lambda: parascan.segmented_sort(x, np.array([0, 5]))]
 for call in calls:
     try:
         call()
@@ -48,7 +49,7 @@ print("ok", len(calls))
 """
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="", PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0 and r.stdout.strip() == "ok 9", r.stdout + r.stderr
+    assert r.returncode == 0 and r.stdout.strip() == "ok 12", r.stdout + r.stderr
 
 
 @gpu

@@ -77,12 +77,26 @@ struct radix_select {
     return {prefix, need};
   }
 
+  /// The number of threads before this one (in thread order) whose flag is set, and in `total` the
+  /// block's count; `counts` is shared scratch of one word a warp. Every thread calls it (a barrier inside).
+  __device__ static unsigned rank_in_block(unsigned (&counts)[warps], bool flag, unsigned& total) {
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const unsigned ballot = __ballot_sync(0xffffffffu, flag);
+    if (lane == 0) counts[warp] = __popc(ballot);
+    __syncthreads();
+    unsigned rank = __popc(ballot & ((1u << lane) - 1u));
+    total = 0;
+    for (unsigned w = 0; w < warps; ++w) {
+      if (w < warp) rank += counts[w];
+      total += counts[w];
+    }
+    return rank;
+  }
+
   /// Calls emit(rank, i) for the k chosen keys of keys[0, n) — images below r.threshold, and the
   /// first r.ties equal to it — with rank their place among the chosen in input order.
   template <class Keys, class Ordered, class Emit>
   __device__ static void list(storage& s, const Keys& keys, unsigned n, result r, const Ordered& ordered, Emit&& emit) {
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const unsigned lanes_before = (1u << lane) - 1u;
     unsigned chosen_before = 0, equal_before = 0;  // over the earlier block-widths
     for (unsigned base = 0; base < n; base += Threads) {
       const unsigned i = base + threadIdx.x;
@@ -90,25 +104,10 @@ struct radix_select {
       if (i < n) b = ordered(keys[i]);
       const bool below = i < n && b < r.threshold, equal = i < n && b == r.threshold;
       // Rank among the equal keys first (it decides which of them are chosen), then among the chosen.
-      const unsigned eq_ballot = __ballot_sync(0xffffffffu, equal);
-      if (lane == 0) s.warp_counts[0][warp] = __popc(eq_ballot);
-      __syncthreads();
-      unsigned eq_rank = equal_before + __popc(eq_ballot & lanes_before), eq_total = 0;
-      for (unsigned w = 0; w < warps; ++w) {
-        const unsigned c = s.warp_counts[0][w];
-        if (w < warp) eq_rank += c;
-        eq_total += c;
-      }
+      unsigned eq_total = 0, ch_total = 0;
+      const unsigned eq_rank = equal_before + rank_in_block(s.warp_counts[0], equal, eq_total);
       const bool chosen = below || (equal && eq_rank < r.ties);
-      const unsigned ch_ballot = __ballot_sync(0xffffffffu, chosen);
-      if (lane == 0) s.warp_counts[1][warp] = __popc(ch_ballot);
-      __syncthreads();
-      unsigned rank = chosen_before + __popc(ch_ballot & lanes_before), ch_total = 0;
-      for (unsigned w = 0; w < warps; ++w) {
-        const unsigned c = s.warp_counts[1][w];
-        if (w < warp) rank += c;
-        ch_total += c;
-      }
+      const unsigned rank = chosen_before + rank_in_block(s.warp_counts[1], chosen, ch_total);
       if (chosen) emit(rank, i);
       chosen_before += ch_total;
       equal_before += eq_total;

@@ -99,15 +99,23 @@ __device__ __forceinline__ Acc reduce_column_items(const Acc (&items)[column_pol
   return sum;
 }
 
+/// Both kernels' first step: this thread's items loaded, their sum in warp_sums[warp][lane], a barrier.
+template <class In, class Acc, class Op>
+__device__ __forceinline__ void stage_column(const In* in, const column_grid& g, const column_place& p, Op op,
+                                             Acc (&items)[column_policy::max_rows],
+                                             Acc (&warp_sums)[column_policy::warps][column_policy::columns]) {
+  load_column_items(in, g, p, items);
+  if (p.rows > 0) warp_sums[p.warp][p.lane] = reduce_column_items(items, p.rows, op);
+  __syncthreads();
+}
+
 template <class In, class Acc, class Op>
 __global__ void __launch_bounds__(column_policy::threads)
     column_reduce_kernel(const In* in, column_grid g, Op op, Acc* sums) {
   __shared__ Acc warp_sums[column_policy::warps][column_policy::columns];
   const column_place p = column_place::of(g);
   Acc items[column_policy::max_rows];
-  load_column_items(in, g, p, items);
-  if (p.rows > 0) warp_sums[p.warp][p.lane] = reduce_column_items(items, p.rows, op);
-  __syncthreads();
+  stage_column(in, g, p, op, items, warp_sums);
   if (p.warp == 0 && p.rows > 0) {
     Acc total = warp_sums[0][p.lane];
     const int busy = p.busy_warps(g);
@@ -124,9 +132,7 @@ __global__ void __launch_bounds__(column_policy::threads)
   __shared__ Out warp_sums[column_policy::warps][column_policy::columns];
   const column_place p = column_place::of(g);
   Out items[column_policy::max_rows];
-  load_column_items(in, g, p, items);
-  if (p.rows > 0) warp_sums[p.warp][p.lane] = reduce_column_items(items, p.rows, op);
-  __syncthreads();
+  stage_column(in, g, p, op, items, warp_sums);
   if (p.rows == 0) return;
   bool have = true;
   Out acc{};

@@ -13,6 +13,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include "parascan/device/device_attribute.cuh"
 #include "parascan/device/launch.cuh"
 #include "parascan/device/segmented_sort/merge.cuh"
 #include "parascan/device/segmented_sort/small.cuh"
@@ -25,12 +26,7 @@ namespace parascan::device::segmented {
 
 /// The current device's SM count (asked once per device).
 inline cudaError_t multiprocessors(std::int64_t& sms) {
-  return launch_detail::remembered(nullptr, -1, sms, [](int device, std::int64_t& value) {
-    int n = 0;
-    const cudaError_t e = cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device);
-    value = n;
-    return e;
-  });
+  return remembered_attribute(cudaDevAttrMultiProcessorCount, -1, sms);
 }
 
 /// What the host knows of the segments: which classes can occur, and for segments larger than a tile

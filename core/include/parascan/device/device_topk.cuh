@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstdint>
 #include "parascan/block/block_radix_select.cuh"
+#include "parascan/device/device_attribute.cuh"
 #include "parascan/device/launch.cuh"
 #include "parascan/device/radix_digits.cuh"
 #include "parascan/segmented_sort.hpp"
@@ -56,12 +57,7 @@ __global__ void __launch_bounds__(threads)
 
 /// Shared memory a block may have on this device (opt-in), asked once per device.
 inline cudaError_t block_smem_limit(std::int64_t& bytes) {
-  return launch_detail::remembered(nullptr, -3, bytes, [](int device, std::int64_t& value) {
-    int v = 0;
-    const cudaError_t e = cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    value = v;
-    return e;
-  });
+  return remembered_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, -3, bytes);
 }
 
 }  // namespace parascan::device::topk_detail
