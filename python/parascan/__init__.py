@@ -116,7 +116,8 @@ def exclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
                    axis=None):
     """Exclusive scan of the items of ``x`` in C order: ``out[i] = init ∘ x[0] ∘ … ∘ x[i-1]``.
 
-    ``axis``: ``None`` (the default, as ``numpy.cumsum``) scans the flattened array; an integer scans
+    ``axis``: ``None`` (the default, as ``numpy.cumsum``) scans the items in C order and keeps ``x``'s shape
+    (``numpy.cumsum`` returns them flattened: ``.reshape(-1)`` gives its result); an integer scans
     each line along that axis on its own (``numpy.cumsum(x, axis=k)`` for sums), any axis of an N-D
     array, in its C-order layout with no transposing copy (the rows of the last axis in one pass; other
     axes down 32-column tiles, a read more). Along an axis: sum, product, min and max of 32/64-bit

@@ -292,7 +292,10 @@ def test_scans_along_every_axis_as_numpy(xp, dtype, shape):
         np.testing.assert_array_equal(got, want)
         excl = xp.to_host(parascan.exclusive_scan(xp.to_device(x), axis=axis, init=3))
         np.testing.assert_array_equal(excl, want - x + np.array(3, dtype))
-    np.testing.assert_array_equal(xp.to_host(parascan.inclusive_scan(xp.to_device(x))), np.cumsum(x))  # axis=None
+    # axis=None: the items in C order, as numpy.cumsum's (which returns them flattened; parascan keeps the shape)
+    flat = xp.to_host(parascan.inclusive_scan(xp.to_device(x)))
+    assert flat.shape == x.shape
+    np.testing.assert_array_equal(flat.reshape(-1), np.cumsum(x, dtype=dtype))
 
 
 @gpu

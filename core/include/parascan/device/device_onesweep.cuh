@@ -129,7 +129,7 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
                                      digit_type(ps.place(p)), bins_in, bins_out, launch_status,
                                      counters + p * layout.portions + q);
       };
-      if constexpr (sizeof(K) >= 4) {  // floats are 4 or 8 bytes
+      if constexpr (sizeof(K) >= 2) {  // floats are 2 (__half, __nv_bfloat16), 4 or 8 bytes
         e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});
       } else {
         e = launch(std::false_type{});

@@ -104,9 +104,12 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
   const auto kernel = topk_detail::topk_rows_kernel<Bits>;
   const std::int64_t row_bytes = length * static_cast<std::int64_t>(sizeof(Bits));
   const std::int64_t static_bytes = sizeof(typename block::radix_select<topk_detail::threads, Bits>::storage);
-  const bool cache = row_bytes > 0 && row_bytes + static_bytes + 1024 <= smem_limit;
+  const std::int64_t most = smem_limit - static_bytes - 1024;  // dynamic shared memory a block may take
+  const bool cache = row_bytes > 0 && row_bytes <= most;
   const int dynamic = cache ? static_cast<int>(row_bytes) : 0;
-  if (cache && (e = allow_dynamic_smem(kernel, dynamic)) != cudaSuccess) return e;
+  // The attribute is a ceiling: set once to the most any row takes (set per size, a smaller row's
+  // call would lower it under a larger row's launch).
+  if (cache && (e = allow_dynamic_smem(kernel, static_cast<int>(most))) != cudaSuccess) return e;
   kernel<<<static_cast<unsigned>(rows), topk_detail::threads, dynamic, stream>>>(d_keys, length, k, kind, options.largest,
                                                                                 cache, keys_out, indices_out);
   if ((e = check_launch(stream, options.debug_synchronous)) != cudaSuccess) return e;
