@@ -68,6 +68,16 @@ T from_python(const nb::object& v) {
   else return static_cast<T>(nb::cast<unsigned long long>(v));
 }
 
+/// The three scan forms a Python call asks for: inclusive (init None), inclusive with init, or
+/// exclusive (init None: the operator's identity); `run(form, value)` makes the call.
+enum class scan_form { inclusive, inclusive_init, exclusive };
+template <class Out, class Op, class Run>
+void with_scan_form(bool inclusive, const nb::object& init, Run&& run) {
+  if (inclusive && init.is_none()) run(scan_form::inclusive, Out{});
+  else if (inclusive) run(scan_form::inclusive_init, from_python<Out>(init));
+  else run(scan_form::exclusive, init.is_none() ? identity_of<Op, Out>() : from_python<Out>(init));
+}
+
 }  // namespace
 
 namespace parascan::python {  // declared in calls.hpp (direct.cpp calls them too)
@@ -83,15 +93,15 @@ void scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, s
     using Op = typename decltype(op_tag)::type;
     if constexpr (has_scan<In, Out, Op>) {
       const cudaStream_t s = as_stream(stream);
-      if (inclusive && init.is_none()) {
-        two_phase([&](void* t, std::size_t& b) { return inclusive_scan(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, s, o); }, s, "inclusive_scan");
-      } else if (inclusive) {
-        const Out v = from_python<Out>(init);
-        two_phase([&](void* t, std::size_t& b) { return inclusive_scan_init(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, v, s, o); }, s, "inclusive_scan");
-      } else {
-        const Out v = init.is_none() ? identity_of<Op, Out>() : from_python<Out>(init);
-        two_phase([&](void* t, std::size_t& b) { return exclusive_scan(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, v, s, o); }, s, "exclusive_scan");
-      }
+      const auto* i = as_ptr<const In>(in);
+      auto* r = as_ptr<Out>(out);
+      with_scan_form<Out, Op>(inclusive, init, [&](scan_form form, Out v) {
+        two_phase([&](void* t, std::size_t& b) {
+          if (form == scan_form::inclusive) return inclusive_scan(t, b, i, r, n, Op{}, s, o);
+          if (form == scan_form::inclusive_init) return inclusive_scan_init(t, b, i, r, n, Op{}, v, s, o);
+          return exclusive_scan(t, b, i, r, n, Op{}, v, s, o);
+        }, s, form == scan_form::exclusive ? "exclusive_scan" : "inclusive_scan");
+      });
     } else {
       throw nb::value_error(("parascan: no " + op + " scan from " + in_type + " to " + out_type +
                              " (same-type scans of every integer and float type, bitwise ops on integers only; "
@@ -313,15 +323,13 @@ void axis_scan_items(bool inclusive, std::uintptr_t in, const std::string& in_ty
       const axis_shape shape{outer, extent, inner};
       const auto* i = as_ptr<const In>(in);
       auto* o = as_ptr<Out>(out);
-      if (inclusive && init.is_none()) {
-        two_phase([&](void* t, std::size_t& b) { return inclusive_scan_axis(t, b, i, o, shape, Op{}, s); }, s, "inclusive_scan");
-      } else if (inclusive) {
-        const Out v = from_python<Out>(init);
-        two_phase([&](void* t, std::size_t& b) { return inclusive_scan_axis_init(t, b, i, o, shape, Op{}, v, s); }, s, "inclusive_scan");
-      } else {
-        const Out v = init.is_none() ? identity_of<Op, Out>() : from_python<Out>(init);
-        two_phase([&](void* t, std::size_t& b) { return exclusive_scan_axis(t, b, i, o, shape, Op{}, v, s); }, s, "exclusive_scan");
-      }
+      with_scan_form<Out, Op>(inclusive, init, [&](scan_form form, Out v) {
+        two_phase([&](void* t, std::size_t& b) {
+          if (form == scan_form::inclusive) return inclusive_scan_axis(t, b, i, o, shape, Op{}, s);
+          if (form == scan_form::inclusive_init) return inclusive_scan_axis_init(t, b, i, o, shape, Op{}, v, s);
+          return exclusive_scan_axis(t, b, i, o, shape, Op{}, v, s);
+        }, s, form == scan_form::exclusive ? "exclusive_scan" : "inclusive_scan");
+      });
     } else {
       throw nb::value_error(("parascan: no " + op + " scan along an axis from " + in_type + " to " + out_type +
                              " (sum, product, min, max of 32/64-bit integers and floats; sums of 8/16-bit integers; "
