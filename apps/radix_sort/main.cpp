@@ -401,23 +401,16 @@ int main(int argc, char** argv) {
       throw input_error(a.values + ": the out-of-core sort moves values of 4 or 8 bytes, not " +
                         std::to_string(size_of(values->type)));
     if (a.topk >= 0) {  // every refusal before the GPU is touched
-      const std::int64_t nkeys = file ? file->count : a.n, rows = a.rows >= 0 ? a.rows : 1;
-      if (rows < 1) throw input_error("--rows " + std::to_string(rows) + ": at least one row");
-      if (nkeys % rows != 0)
-        throw input_error("--rows " + std::to_string(rows) + ": " + std::to_string(nkeys) + " keys do not split into rows of equal length");
-      if (a.topk > nkeys / rows)
-        throw input_error("--topk " + std::to_string(a.topk) + ": more than the " + std::to_string(nkeys / rows) + " keys of a row");
-      if (values || a.argsort || limit || a.gpus > 1 || a.bits >= 0 || a.begin_bit != 0 || a.descending ||
-          o.algorithm != sort_algorithm::onesweep)
-        throw input_error("--topk takes --rows, --smallest, -o and --values-out (the positions) only: no --values, --argsort, "
-                          "--bits/--begin-bit, --descending, --algorithm, --device-memory-limit or --gpus");
+      const bool other_options = values || a.argsort || limit || a.gpus > 1 || a.bits >= 0 || a.begin_bit != 0 ||
+                                 a.descending || o.algorithm != sort_algorithm::onesweep;
+      const topk_run r = topk_args(file ? file->count : a.n, a.rows, a.topk, a.smallest, other_options);
       const auto d = select_device(a.common.device);
       if (!a.common.quiet) std::fprintf(stderr, "radix_sort: device %d: %s\n", d.id, d.name.c_str());
       return visit_dtype(t, [&](auto tag) -> int {
         using Key = typename decltype(tag)::type;
         const host_array* f = file ? &*file : nullptr;
         const std::vector<Key> keys = f ? std::vector<Key>(f->as<Key>(), f->as<Key>() + f->count) : generate<Key>(a);
-        return run_topk<Key>(topk_run{rows, a.topk, a.smallest}, keys, a.common, a.values_out, f ? a.input : a.dist);
+        return run_topk<Key>(r, keys, a.common, a.values_out, f ? a.input : a.dist);
       });
     }
     const bool segmented = !a.segments.empty() || a.rows >= 0;

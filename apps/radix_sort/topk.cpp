@@ -16,6 +16,19 @@
 
 namespace parascan::app {
 
+topk_run topk_args(std::int64_t keys, std::int64_t rows, std::int64_t k, bool smallest, bool other_options) {
+  if (rows < 0) rows = 1;
+  if (rows < 1) throw input_error("--rows " + std::to_string(rows) + ": at least one row");
+  if (keys % rows != 0)
+    throw input_error("--rows " + std::to_string(rows) + ": " + std::to_string(keys) + " keys do not split into rows of equal length");
+  if (k > keys / rows)
+    throw input_error("--topk " + std::to_string(k) + ": more than the " + std::to_string(keys / rows) + " keys of a row");
+  if (other_options)
+    throw input_error("--topk takes --rows, --smallest, -o and --values-out (the positions) only: no --values, --argsort, "
+                      "--bits/--begin-bit, --descending, --algorithm, --device-memory-limit or --gpus");
+  return {rows, k, smallest};
+}
+
 template <class Key>
 int run_topk(const topk_run& r, const std::vector<Key>& h_keys, const common_options& c, const std::string& values_out,
              const std::string& input_name) {

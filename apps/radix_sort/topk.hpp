@@ -14,6 +14,11 @@ struct topk_run {
   bool smallest = false;
 };
 
+/// The run that `--topk K [--rows R] [--smallest]` asks for over `keys` keys (rows < 0: one row);
+/// throws input_error (exit 2) for rows that do not divide the keys, K beyond a row, or other options
+/// (`other_options`: values, argsort, bit ranges, descending, algorithm, memory limit, GPUs).
+topk_run topk_args(std::int64_t keys, std::int64_t rows, std::int64_t k, bool smallest, bool other_options);
+
 /// Selects, times, validates, writes -o (R × K keys, row by row) and --values-out (their i64
 /// positions within the row). Returns the exit code. rows divides the key count and k ≤ its length
 /// (checked before the GPU).

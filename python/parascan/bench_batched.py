@@ -6,8 +6,6 @@ computes the indices too), ``torch.argsort(dim=-1, stable=True)``, ``cupy.sort(a
 ``cupy.cumsum(axis=…)``, and the 1-D cumsum of the same bytes as a yardstick. Same arrays, one stream,
 CUDA events, median of --repeat; every parascan result checked against the peer's.
 """
-import numpy as np
-
 import parascan
 
 SORT_SHAPES = [(1, 1 << 24), (8, 1 << 20), (64, 50257), (256, 128256), (1 << 16, 256), (1 << 20, 16)]

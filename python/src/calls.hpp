@@ -1,6 +1,7 @@
 // The compiled calls on raw device pointers that both the Python layer (through module.cpp's bindings)
 // and the direct calls (direct.cpp) make: element types as NumPy type codes ("u4", "f8", "b1", ...),
-// a stream handle; temporary storage from parascan's pool (layer.hpp). Defined in module.cpp.
+// a stream handle; temporary storage from parascan's pool (layer.hpp). Defined in module.cpp (scans,
+// selection) and sorts.cpp (sorts, top-k).
 #pragma once
 #include <nanobind/nanobind.h>
 #include <cstdint>
@@ -35,5 +36,15 @@ void segmented_sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const
                           std::int64_t n, std::int64_t count, std::int64_t row_length, std::uintptr_t begin,
                           std::uintptr_t end, bool descending, int begin_bit, int end_bit, std::uintptr_t stream,
                           const temp_source& temp = {});
+
+/// Top-k of `rows` rows of `length` keys: the k chosen keys and their int64 positions per row
+/// (largest or smallest first when sorted, else in row order). `temp` as the sorts' (None: the pool).
+void topk_items(std::uintptr_t keys, const std::string& key_type, std::int64_t rows, std::int64_t length, std::int64_t k,
+                std::uintptr_t out_keys, std::uintptr_t out_indices, bool largest, bool sorted, std::uintptr_t stream,
+                nb::object temp);
+
+/// temp: None (parascan's pool) or a callable taking a byte count and returning a device array with
+/// `.ptr` (the framework's caching allocator); `held` keeps that block until the call is enqueued.
+temp_source temp_from(nb::object temp, nb::object& held);
 
 }  // namespace parascan::python
