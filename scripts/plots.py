@@ -4,6 +4,7 @@ measured copy bandwidth. Reads the CSVs of `bench --csv` (the sort's from `bench
 
     scripts/plots.py [--csv docs/bench-h100.csv] [--sat docs/bench-sat-h100.csv]
                      [--sort docs/bench-sort-h100.csv] [--peers docs/bench-python-peers-h100.csv]
+                     [--batched docs/bench-python-batched-h100.csv]
                      [--out docs/plots]
 """
 import argparse
@@ -151,12 +152,37 @@ def peers_plot(rows, out):
                 "log2(n)", "peer time / parascan time", legend_cols=2)
 
 
+def batched_plot(rows, out):
+    """`python -m parascan.bench --batched --csv`: each batched case's peer time / parascan's time."""
+    rows = [r for r in rows if not r["peer"].startswith("parascan")]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 0.22 * len(rows) + 1.2))
+    labels = [f'{r["op"]} {r["shape"]} vs {r["peer"]}' for r in rows]
+    ratios = [float(r["ratio"]) for r in rows]
+    ax.barh(range(len(rows)), ratios, color=["tab:green" if x >= 1 else "tab:red" for x in ratios])
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(labels, fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.axvline(1.0, color="black", lw=1)
+    ax.set_xlabel("peer time / parascan time (> 1: parascan faster), log scale")
+    ax.set_title("Batched rows from Python beside torch and CuPy, H100")
+    ax.grid(alpha=0.3, axis="x")
+    path = os.path.join(out, "python_batched.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--csv", default="docs/bench-h100.csv")
     p.add_argument("--sat", default="docs/bench-sat-h100.csv")
     p.add_argument("--sort", default="docs/bench-sort-h100.csv")
     p.add_argument("--peers", default="docs/bench-python-peers-h100.csv")
+    p.add_argument("--batched", default="docs/bench-python-batched-h100.csv")
     p.add_argument("--out", default="docs/plots")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -170,6 +196,8 @@ def main():
         made.append(sort_plot(read_csv(a.sort), a.out))
     if os.path.exists(a.peers):
         made.append(peers_plot(read_csv(a.peers), a.out))
+    if os.path.exists(a.batched):
+        made.append(batched_plot(read_csv(a.batched), a.out))
     for m in made:
         if m:
             print("wrote", m)
