@@ -297,7 +297,9 @@ def _table_shape(t, layout):
 
 def rect_sums(table, rects, layout="padded", stream=None):
     """Sums over rectangles read from a table made by ``summed_area_table`` with the same ``layout``.
-    ``rects``: (k, 4) int64 rows ``x0, y0, x1, y1`` (corners inclusive, 0 ≤ x0 ≤ x1 < width). Returns k sums.
+    ``rects``: (k, 4) rows ``x0, y0, x1, y1`` (corners inclusive, 0 ≤ x0 ≤ x1 < width): a device int64 array,
+    or on the host a NumPy array of any integer type, a list of 4-tuples or one 4-tuple (as NumPy takes
+    them). Returns k sums.
 
     >>> t = parascan.summed_area_table(numpy.ones((4, 4), numpy.uint8))
     >>> parascan.rect_sums(t, numpy.array([[1, 1, 2, 3]]))
@@ -310,6 +312,10 @@ def rect_sums(table, rects, layout="padded", stream=None):
     t = wrap(table, "table", s)
     use_device_of(t)
     w, h = _table_shape(t, layout)
+    if isinstance(rects, (list, tuple)) or (isinstance(rects, np.ndarray) and rects.dtype.kind in "iu"):
+        rects = np.asarray(rects, dtype=np.int64)
+        if rects.ndim == 1 and rects.size == 4:  # one rectangle
+            rects = rects.reshape(1, 4)
     if isinstance(rects, np.ndarray) and rects.ndim == 2 and rects.shape[1] == 4:  # checked on the host copy
         box = rects
         if box.size and ((box[:, 0] < 0).any() or (box[:, 1] < 0).any() or (box[:, 2] >= w).any()

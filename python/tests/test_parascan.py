@@ -317,6 +317,19 @@ def test_scans_along_an_axis_take_every_operator_and_widen(xp):
 
 
 @gpu
+def test_rect_sums_take_lists_and_tuples(xp):
+    img = rng.integers(0, 256, size=(48, 64), dtype=np.uint8)
+    t = parascan.summed_area_table(xp.to_device(img))
+    want = [int(img[2:10, 3:21].sum()), int(img[0:48, 0:64].sum())]
+    for rects in ([(3, 2, 20, 9), (0, 0, 63, 47)], ((3, 2, 20, 9), (0, 0, 63, 47)),
+                  np.array([[3, 2, 20, 9], [0, 0, 63, 47]], np.int32)):
+        np.testing.assert_array_equal(xp.to_host(parascan.rect_sums(t, rects)), want)
+    np.testing.assert_array_equal(xp.to_host(parascan.rect_sums(t, (3, 2, 20, 9))), want[:1])
+    with pytest.raises(ValueError, match="outside"):
+        parascan.rect_sums(t, [(0, 0, 64, 47)])
+
+
+@gpu
 @pytest.mark.parametrize("shape", [(1, 1), (3, 5), (64, 128), (481, 640), (1025, 2049)])
 def test_summed_area_table(xp, shape):
     img = rng.integers(0, 256, size=shape, dtype=np.uint8)
