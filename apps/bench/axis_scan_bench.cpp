@@ -18,13 +18,6 @@
 namespace parascan::app {
 namespace {
 
-std::string dims(std::int64_t a, std::int64_t b) {
-  const auto pow2 = [](std::int64_t x) {
-    return (x & (x - 1)) == 0 && x >= 1024 ? "2^" + std::to_string(bench_log2(x)) : std::to_string(x);
-  };
-  return pow2(a) + "x" + pow2(b);
-}
-
 /// Our axis scan of `shape`, timed; its output left in `out`.
 double time_axis(runner& r, const float* in, float* out, axis_shape shape) {
   std::size_t b = 0;
@@ -37,7 +30,7 @@ double time_axis(runner& r, const float* in, float* out, axis_shape shape) {
 }
 
 void rows_case(runner& r, std::int64_t rows, std::int64_t length) {
-  const std::string variant = "rows " + dims(rows, length);
+  const std::string variant = "rows " + bench_shape(rows, length);
   if (!r.wanted(variant)) return;
   const std::int64_t n = rows * length;
   device_buffer<float> in(n), out(n), ref(n);
@@ -59,7 +52,7 @@ void rows_case(runner& r, std::int64_t rows, std::int64_t length) {
 }
 
 void columns_case(runner& r, std::int64_t rows, std::int64_t columns) {
-  const std::string variant = "cols " + dims(rows, columns);
+  const std::string variant = "cols " + bench_shape(rows, columns);
   if (!r.wanted(variant)) return;
   const std::int64_t n = rows * columns;
   device_buffer<float> in(n), out(n), flat(n);

@@ -27,4 +27,12 @@ inline int bench_log2(std::int64_t n) {
   return k;
 }
 
+/// A matrix's shape for a variant name: powers of two from 1024 up as 2^k ("2^20x32", "64x50257").
+inline std::string bench_shape(std::int64_t rows, std::int64_t columns) {
+  const auto dim = [](std::int64_t x) {
+    return (x & (x - 1)) == 0 && x >= 1024 ? "2^" + std::to_string(bench_log2(x)) : std::to_string(x);
+  };
+  return dim(rows) + "x" + dim(columns);
+}
+
 }  // namespace parascan::app

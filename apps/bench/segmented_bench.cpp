@@ -56,14 +56,12 @@ void segmented_case(runner& r, const shape& sh, bool argsort) {
     }
   }
   const std::int64_t count = static_cast<std::int64_t>(begin.size());
-  std::vector<int> begin32(begin.begin(), begin.end()), end32(end.begin(), end.end());
   std::vector<std::uint32_t> positions(static_cast<std::size_t>(n));
   for (std::int64_t s = 0; s < count; ++s)
     for (std::int64_t i = begin[s]; i < end[s]; ++i) positions[i] = static_cast<std::uint32_t>(i - begin[s]);
   device_buffer<float> in(n), out(n), ref(n);
   device_buffer<std::uint32_t> pin(n), pout(n), pref(n);
-  device_buffer<std::int64_t> d_begin(count), d_end(count);
-  device_buffer<int> d_begin32(count), d_end32(count);
+  const validation::cub_segment_bounds bounds(begin, end);
   // Finite keys: CUB's DeviceSegmentedSort compares floats with `<` in its small segments and by
   // bits in its large ones, so NaNs would make it disagree with itself (docs/performance.md).
   std::vector<float> keys(static_cast<std::size_t>(n));
@@ -72,10 +70,6 @@ void segmented_case(runner& r, const shape& sh, bool argsort) {
   for (float& k : keys) k = uniform(rng);
   in.copy_from_host(keys.data(), n);
   pin.copy_from_host(positions.data(), n);
-  d_begin.copy_from_host(begin.data(), count);
-  d_end.copy_from_host(end.data(), count);
-  d_begin32.copy_from_host(begin32.data(), count);
-  d_end32.copy_from_host(end32.data(), count);
   const double copy = r.copy_gbs(in.data(), out.data(), n * sizeof(float));
   const double bytes = 2.0 * n * sizeof(float) + (argsort ? 4.0 * n : 0.0);
   const std::uint32_t* values_in = argsort ? pin.data() : nullptr;
@@ -84,11 +78,7 @@ void segmented_case(runner& r, const shape& sh, bool argsort) {
   cub_times best{1e30, 1e30};
   for (const auto which : {validation::cub_segmented::stable_sort, validation::cub_segmented::radix_sort}) {
     const auto cub = [&](void* t, std::size_t& b, validation::cub_count c) {
-      return c == validation::cub_count::int32
-                 ? validation::cub_segmented_sort(t, b, in.data(), ref.data(), values_in, pref.data(), n, count,
-                                                  d_begin32.data(), d_end32.data(), false, which)
-                 : validation::cub_segmented_sort(t, b, in.data(), ref.data(), values_in, pref.data(), n, count,
-                                                  d_begin.data(), d_end.data(), false, which);
+      return bounds.sort(t, b, in.data(), ref.data(), values_in, pref.data(), n, false, which, c);
     };
     std::size_t cub_bytes = cub_temp_bytes(cub);
     device_buffer<char> temp(cub_bytes);
@@ -101,8 +91,8 @@ void segmented_case(runner& r, const shape& sh, bool argsort) {
   // The reference output: DeviceSegmentedSort (stable), run last on its own.
   {
     const auto ref_call = [&](void* t, std::size_t& b) {
-      return validation::cub_segmented_sort(t, b, in.data(), ref.data(), values_in, pref.data(), n, count, d_begin.data(),
-                                            d_end.data(), false, validation::cub_segmented::stable_sort);
+      return bounds.sort(t, b, in.data(), ref.data(), values_in, pref.data(), n, false,
+                         validation::cub_segmented::stable_sort, validation::cub_count::int64);
     };
     std::size_t b = 0;
     PARASCAN_CUDA_CHECK(ref_call(nullptr, b));
@@ -110,7 +100,7 @@ void segmented_case(runner& r, const shape& sh, bool argsort) {
     PARASCAN_CUDA_CHECK(ref_call(temp.data(), b));
   }
   const segment_layout layout = sh.rows >= 0 ? segment_layout::rows(sh.rows, sh.length)
-                                             : segment_layout::offsets(count, d_begin.data(), d_end.data());
+                                             : segment_layout::offsets(count, bounds.begin64(), bounds.end64());
   const auto ours = [&](void* t, std::size_t& b) {
     return argsort ? segmented_argsort(t, b, in.data(), out.data(), pout.data(), n, layout)
                    : segmented_sort_keys(t, b, in.data(), out.data(), n, layout);

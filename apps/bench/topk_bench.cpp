@@ -24,10 +24,7 @@ struct case_shape {
 };
 
 std::string name_of(const case_shape& c, const char* type) {
-  const auto dim = [](std::int64_t x) {
-    return (x & (x - 1)) == 0 && x >= 1024 ? "2^" + std::to_string(bench_log2(x)) : std::to_string(x);
-  };
-  return std::string(type) + " " + dim(c.rows) + "x" + dim(c.length) + " k" + std::to_string(c.k);
+  return std::string(type) + " " + bench_shape(c.rows, c.length) + " k" + std::to_string(c.k);
 }
 
 template <class Key>
@@ -56,8 +53,7 @@ void topk_case(runner& r, const case_shape& c) {
   }
   device_buffer<float> in(n), out(m), sorted(n);
   device_buffer<__nv_bfloat16> in_b(n), out_b(m);
-  device_buffer<std::int64_t> at(m), at_b(m), d_begin(c.rows), d_end(c.rows);
-  device_buffer<int> d_begin32(c.rows), d_end32(c.rows);
+  device_buffer<std::int64_t> at(m), at_b(m);
   in.copy_from_host(h.data(), n);
   in_b.copy_from_host(hb.data(), n);
   std::vector<std::int64_t> begin(static_cast<std::size_t>(c.rows)), end(static_cast<std::size_t>(c.rows));
@@ -65,11 +61,7 @@ void topk_case(runner& r, const case_shape& c) {
     begin[s] = s * c.length;
     end[s] = (s + 1) * c.length;
   }
-  const std::vector<int> begin32(begin.begin(), begin.end()), end32(end.begin(), end.end());
-  d_begin.copy_from_host(begin.data(), c.rows);
-  d_end.copy_from_host(end.data(), c.rows);
-  d_begin32.copy_from_host(begin32.data(), c.rows);
-  d_end32.copy_from_host(end32.data(), c.rows);
+  const validation::cub_segment_bounds bounds(begin, end);
   const double copy = r.copy_gbs(in.data(), sorted.data(), n * sizeof(float));
   const double bytes = 4.0 * n + 12.0 * m;
 
@@ -78,11 +70,7 @@ void topk_case(runner& r, const case_shape& c) {
     const auto cub = [&](void* t, std::size_t& b, validation::cub_count form) {
       const auto* none = static_cast<const std::uint32_t*>(nullptr);
       auto* no_out = static_cast<std::uint32_t*>(nullptr);
-      return form == validation::cub_count::int32
-                 ? validation::cub_segmented_sort(t, b, in.data(), sorted.data(), none, no_out, n, c.rows, d_begin32.data(),
-                                                  d_end32.data(), true, which)
-                 : validation::cub_segmented_sort(t, b, in.data(), sorted.data(), none, no_out, n, c.rows, d_begin.data(),
-                                                  d_end.data(), true, which);
+      return bounds.sort(t, b, in.data(), sorted.data(), none, no_out, n, true, which, form);
     };
     std::size_t cub_bytes = cub_temp_bytes(cub);
     device_buffer<char> temp(cub_bytes);

@@ -66,13 +66,11 @@ int run_typed(const segments_spec& seg, const std::vector<Key>& h_keys, const se
   }
   device_buffer<Key> d_keys(n), d_out(n), d_cub(n);
   device_buffer<V> d_vin(r.values ? n : 0), d_vout(has_values ? n : 0);
-  device_buffer<std::int64_t> d_begin(count), d_end(count);
+  const validation::cub_segment_bounds bounds(begin, end);  // ours reads the int64 ones
   d_keys.copy_from_host(h_keys.data(), n);
   if (r.values) d_vin.copy_from_host(r.values->as<V>(), n);
-  d_begin.copy_from_host(begin.data(), count);
-  d_end.copy_from_host(end.data(), count);
   const segment_layout layout = seg.rows >= 0 ? segment_layout::rows(seg.rows, seg.length)
-                                              : segment_layout::offsets(count, d_begin.data(), d_end.data());
+                                              : segment_layout::offsets(count, bounds.begin64(), bounds.end64());
   std::size_t bytes = 0;
   PARASCAN_CUDA_CHECK(ours(nullptr, bytes, d_keys.data(), d_out.data(), d_vin.data(), d_vout.data(), n, layout, r));
   device_buffer<char> temp(bytes);
@@ -83,28 +81,19 @@ int run_typed(const segments_spec& seg, const std::vector<Key>& h_keys, const se
   if (!std::is_same_v<Key, float>) no_cub = "the CUB reference is built for f32 keys only";
   else if (sizeof(V) != 4 && r.what == "pairs") no_cub = "the CUB reference is built for 4-byte values only";
   else if (n > INT_MAX) no_cub = "over 2^31 keys";
-  std::vector<int> begin32(begin.begin(), begin.end()), end32(end.begin(), end.end());
-  device_buffer<int> d_begin32(no_cub.empty() ? count : 0), d_end32(no_cub.empty() ? count : 0);
   device_buffer<std::uint32_t> d_cub_vin(no_cub.empty() && has_values ? n : 0), d_cub_vout(no_cub.empty() && has_values ? n : 0);
   std::size_t cub_bytes = 0;
   auto cub = [&](void* t, std::size_t& b, validation::cub_count form) -> cudaError_t {
     if constexpr (std::is_same_v<Key, float>) {
       const std::uint32_t* vin = has_values ? d_cub_vin.data() : nullptr;
-      return form == validation::cub_count::int32
-                 ? validation::cub_segmented_sort(t, b, d_keys.data(), d_cub.data(), vin, d_cub_vout.data(), n, count,
-                                                  d_begin32.data(), d_end32.data(), r.options.descending,
-                                                  validation::cub_segmented::stable_sort)
-                 : validation::cub_segmented_sort(t, b, d_keys.data(), d_cub.data(), vin, d_cub_vout.data(), n, count,
-                                                  d_begin.data(), d_end.data(), r.options.descending,
-                                                  validation::cub_segmented::stable_sort);
+      return bounds.sort(t, b, d_keys.data(), d_cub.data(), vin, d_cub_vout.data(), n, r.options.descending,
+                         validation::cub_segmented::stable_sort, form);
     } else {
       (void)t, (void)b, (void)form;
       return cudaErrorNotSupported;
     }
   };
   if (no_cub.empty()) {
-    d_begin32.copy_from_host(begin32.data(), count);
-    d_end32.copy_from_host(end32.data(), count);
     if (has_values) {
       std::vector<std::uint32_t> v(static_cast<std::size_t>(n));
       for (std::int64_t s = 0; s < count; ++s)

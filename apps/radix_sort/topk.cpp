@@ -33,7 +33,7 @@ template <class Key>
 int run_topk(const topk_run& r, const std::vector<Key>& h_keys, const common_options& c, const std::string& values_out,
              const std::string& input_name) {
   const std::int64_t n = static_cast<std::int64_t>(h_keys.size()), length = n / r.rows, m = r.rows * r.k;
-  device_buffer<Key> d_keys(n), d_out(m), d_sorted(n);
+  device_buffer<Key> d_keys(n), d_out(m);
   device_buffer<std::int64_t> d_at(m);
   d_keys.copy_from_host(h_keys.data(), n);
   topk_options o;
@@ -51,33 +51,21 @@ int run_topk(const topk_run& r, const std::vector<Key>& h_keys, const common_opt
   std::string no_cub;
   if (!std::is_same_v<Key, float>) no_cub = "CUB 3.0.1 has no top-k; its segmented-sort yardstick is built for f32 keys";
   else if (n > INT_MAX) no_cub = "over 2^31 keys";
-  device_buffer<std::int64_t> d_begin(no_cub.empty() ? r.rows : 0), d_end(no_cub.empty() ? r.rows : 0);
-  device_buffer<int> d_begin32(no_cub.empty() ? r.rows : 0), d_end32(no_cub.empty() ? r.rows : 0);
+  const validation::cub_segment_bounds bounds(begin, end);
+  device_buffer<Key> d_sorted(no_cub.empty() ? n : 0);  // CUB's sorted rows
   std::size_t cub_bytes = 0;
   const auto cub = [&](void* t, std::size_t& b, validation::cub_count form) -> cudaError_t {
     if constexpr (std::is_same_v<Key, float>) {
       const auto* none = static_cast<const std::uint32_t*>(nullptr);
       auto* no_out = static_cast<std::uint32_t*>(nullptr);
-      return form == validation::cub_count::int32
-                 ? validation::cub_segmented_sort(t, b, d_keys.data(), d_sorted.data(), none, no_out, n, r.rows,
-                                                  d_begin32.data(), d_end32.data(), !r.smallest,
-                                                  validation::cub_segmented::stable_sort)
-                 : validation::cub_segmented_sort(t, b, d_keys.data(), d_sorted.data(), none, no_out, n, r.rows,
-                                                  d_begin.data(), d_end.data(), !r.smallest,
-                                                  validation::cub_segmented::stable_sort);
+      return bounds.sort(t, b, d_keys.data(), d_sorted.data(), none, no_out, n, !r.smallest,
+                         validation::cub_segmented::stable_sort, form);
     } else {
       (void)t, (void)b, (void)form;
       return cudaErrorNotSupported;
     }
   };
-  if (no_cub.empty()) {
-    const std::vector<int> begin32(begin.begin(), begin.end()), end32(end.begin(), end.end());
-    d_begin.copy_from_host(begin.data(), r.rows);
-    d_end.copy_from_host(end.data(), r.rows);
-    d_begin32.copy_from_host(begin32.data(), r.rows);
-    d_end32.copy_from_host(end32.data(), r.rows);
-    cub_bytes = cub_temp_bytes(cub);
-  }
+  if (no_cub.empty()) cub_bytes = cub_temp_bytes(cub);
   device_buffer<char> cub_temp(cub_bytes);
   d_out.poison();
   d_at.poison();

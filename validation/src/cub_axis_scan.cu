@@ -18,11 +18,10 @@ cudaError_t cub_rows_scan(void* d_temp, std::size_t& temp_bytes, const In* d_in,
   if (length <= 0 || rows <= 0) length = 1;  // nothing to scan: any key will do
   const auto keys = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), detail::row_of{length});
   return with_cub_count(rows * length, count, [&](auto items) {
-    if (exclusive)
-      return cub::DeviceScan::ExclusiveScanByKey(d_temp, temp_bytes, keys, detail::as_out<Out>(d_in), d_out,
-                                                 detail::cub_op(op), init, items, cuda::std::equal_to<>{}, stream);
-    return cub::DeviceScan::InclusiveScanByKey(d_temp, temp_bytes, keys, detail::as_out<Out>(d_in), d_out,
-                                               detail::cub_op(op), items, cuda::std::equal_to<>{}, stream);
+    return exclusive ? detail::scan_by_key<true>(d_temp, temp_bytes, keys, detail::as_out<Out>(d_in), d_out,
+                                                 detail::cub_op(op), init, items, stream)
+                     : detail::scan_by_key<false>(d_temp, temp_bytes, keys, detail::as_out<Out>(d_in), d_out,
+                                                  detail::cub_op(op), init, items, stream);
   });
 }
 

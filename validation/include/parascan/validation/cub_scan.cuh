@@ -35,6 +35,17 @@ struct head_to_key {
 };
 
 inline std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
+
+/// cub::DeviceScan::{Exclusive,Inclusive}ScanByKey: equal neighbouring keys continue a segment.
+template <bool Exclusive, class Keys, class InIt, class Out, class Op, class N>
+cudaError_t scan_by_key(void* d_temp, std::size_t& temp_bytes, Keys keys, InIt in, Out* out, Op op, Out init, N n,
+                        cudaStream_t stream) {
+  if constexpr (Exclusive)
+    return cub::DeviceScan::ExclusiveScanByKey(d_temp, temp_bytes, keys, in, out, op, init, n, ::cuda::std::equal_to<>{},
+                                               stream);
+  else
+    return cub::DeviceScan::InclusiveScanByKey(d_temp, temp_bytes, keys, in, out, op, n, ::cuda::std::equal_to<>{}, stream);
+}
 }  // namespace detail
 
 template <class In, class Out, class Op>
@@ -72,12 +83,8 @@ cudaError_t cub_segmented(void* d_temp, std::size_t& temp_bytes, const In* d_in,
   std::size_t sum_bytes = 0, by_key_bytes = 0;
   cudaError_t e = cub::DeviceScan::InclusiveSum(nullptr, sum_bytes, heads, static_cast<std::uint64_t*>(nullptr), n, stream);
   if (e != cudaSuccess) return e;
-  if constexpr (Exclusive)
-    e = cub::DeviceScan::ExclusiveScanByKey(nullptr, by_key_bytes, static_cast<std::uint64_t*>(nullptr),
-                                            as_out<Out>(d_in), d_out, op, init, n, cuda::std::equal_to<>{}, stream);
-  else
-    e = cub::DeviceScan::InclusiveScanByKey(nullptr, by_key_bytes, static_cast<std::uint64_t*>(nullptr),
-                                            as_out<Out>(d_in), d_out, op, n, cuda::std::equal_to<>{}, stream);
+  e = scan_by_key<Exclusive>(nullptr, by_key_bytes, static_cast<std::uint64_t*>(nullptr), as_out<Out>(d_in), d_out, op,
+                             init, n, stream);
   if (e != cudaSuccess) return e;
   const std::size_t need = key_bytes + align256(sum_bytes) + align256(by_key_bytes);
   if (d_temp == nullptr) {
@@ -89,12 +96,7 @@ cudaError_t cub_segmented(void* d_temp, std::size_t& temp_bytes, const In* d_in,
   char* sum_temp = static_cast<char*>(d_temp) + key_bytes;
   char* by_key_temp = sum_temp + align256(sum_bytes);
   if ((e = cub::DeviceScan::InclusiveSum(sum_temp, sum_bytes, heads, keys, n, stream)) != cudaSuccess) return e;
-  if constexpr (Exclusive)
-    return cub::DeviceScan::ExclusiveScanByKey(by_key_temp, by_key_bytes, keys, as_out<Out>(d_in), d_out, op, init,
-                                               n, cuda::std::equal_to<>{}, stream);
-  else
-    return cub::DeviceScan::InclusiveScanByKey(by_key_temp, by_key_bytes, keys, as_out<Out>(d_in), d_out, op, n,
-                                               cuda::std::equal_to<>{}, stream);
+  return scan_by_key<Exclusive>(by_key_temp, by_key_bytes, keys, as_out<Out>(d_in), d_out, op, init, n, stream);
 }
 }  // namespace detail
 
