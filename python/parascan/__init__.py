@@ -69,6 +69,15 @@ def _native(x):
     return h, _CODES[h.dtype.name]
 
 
+def _no_half(a):
+    """16-bit floats are sort and top-k keys only; scans and selects refuse them by the argument's name."""
+    if a.code in ("f2", "bf2"):
+        name = "float16" if a.code == "f2" else "bfloat16"
+        raise TypeError(f"parascan: argument '{a.name}' has dtype {name}; scans and selects take 8..64-bit "
+                        "integers, float32 and float64 (float16 and bfloat16 are sort and top-k keys only)")
+    return a
+
+
 def _scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream, axis=None):
     if axis is not None:
         return _axis_scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream, axis)
@@ -85,7 +94,7 @@ def _scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream, axis=
         _core.scan_host(inclusive, h.ctypes.data, result.ctypes.data, code, h.size)
         return result
     s = stream_of(stream, x, out)
-    a = wrap(x, "x", s)
+    a = _no_half(wrap(x, "x", s))
     use_device_of(a)
     out_dtype = np.dtype(dtype) if dtype is not None else a.dtype
     o = _output(a, out, "out", a.shape, out_dtype, s)
@@ -100,7 +109,7 @@ def _axis_scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream, 
                          "axis picks its own (give axis=None to choose)")
     require_device()
     s = stream_of(stream, x, out)
-    a = wrap(x, "x", s)
+    a = _no_half(wrap(x, "x", s))
     use_device_of(a)
     if len(a.shape) == 0:
         raise ValueError(f"parascan: axis={axis!r} needs an array of at least one dimension; got a 0-d array")
@@ -201,7 +210,7 @@ def _select(x, mask, keep, indices, partition, out, count, stream):
         n = _core.select_host(h.ctypes.data, kept.ctypes.data, code, h.size, rule, value)
         return kept[:n], None, None
     s = stream_of(stream, x, mask, out)
-    a = wrap(x, "x", s)
+    a = _no_half(wrap(x, "x", s))
     use_device_of(a)
     m = None
     if mask is not None:

@@ -205,7 +205,8 @@ void* framework_bytes(const view& a, std::size_t bytes, nb::object& held) {
 
 nb::object direct_scan(bool inclusive, nb::handle x, const std::string& op) {
   const auto a = direct_view(x);
-  if (!a || a->code == "b1") return nb::none();  // bool scans: the Python layer's path
+  // bool scans, and the 16-bit floats (sort keys only: refused by name there): the Python layer's path
+  if (!a || a->code == "b1" || a->code == "f2" || a->code == "bf2") return nb::none();
   const std::uintptr_t s = current_stream(*a);
   auto [out, out_ptr] = new_array(*a, false, false);
   scan_items(inclusive, a->ptr, a->code, out_ptr, a->code, a->n, op, nb::none(), "", "", s);
@@ -215,7 +216,7 @@ nb::object direct_scan(bool inclusive, nb::handle x, const std::string& op) {
 /// select(x) / select(x, mask=m): the kept items, read back after the count (a synchronisation).
 nb::object direct_select(nb::handle x, nb::handle mask) {
   const auto a = direct_view(x);
-  if (!a) return nb::none();
+  if (!a || a->code == "f2" || a->code == "bf2") return nb::none();
   std::optional<view> m;
   if (!mask.is_none()) {
     m = direct_view(mask);

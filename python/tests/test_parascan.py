@@ -492,6 +492,13 @@ def test_errors_name_the_argument():
     x = np.arange(10, dtype=np.uint32)
     with pytest.raises(TypeError, match="argument 'x' has dtype float16"):
         parascan.exclusive_scan(np.zeros(4, np.float16))
+    with pytest.raises(TypeError, match="argument 'x' has dtype float16"):
+        parascan.select(np.ones(4, np.float16))
+    if torch is not None:  # the framework fast path hands 16-bit floats to the same refusal
+        with pytest.raises(TypeError, match="argument 'x' has dtype bfloat16"):
+            parascan.inclusive_scan(torch.ones(4, dtype=torch.bfloat16, device="cuda"))
+        with pytest.raises(TypeError, match="argument 'x' has dtype float16"):
+            parascan.inclusive_scan(torch.ones((2, 3), dtype=torch.float16, device="cuda"), axis=1)
     with pytest.raises(ValueError, match="op 'bogus'"):
         parascan.exclusive_scan(x, op="bogus")
     with pytest.raises(ValueError, match="keep='gt'"):
