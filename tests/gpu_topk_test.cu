@@ -140,6 +140,18 @@ TEST_F(topk_test, sixteen_bit_floats_and_integers) {
   check_topk<double, double>({40, 20000}, {64}, false, 13);
 }
 
+/// Rows of 8192 keys and more take the filter path (topk/filter.cuh): candidates cached and not, a
+/// row whose candidates overflow their list (selected whole), one row over 512 blocks, and the edge.
+TEST_F(topk_test, long_rows_through_the_filter) {
+  check_topk<float, float>({6, 100000}, {1, 50000, 100000}, true, 15);        // 20% a value: 20000 candidates
+  check_topk<__half, std::uint16_t>({4, 100000}, {1, 30000, 99999}, true, 14);  // ±0 half the row: overflow
+  check_topk<std::int8_t, std::int8_t>({3, 70000}, {5, 69000}, false, 16);
+  check_topk<float, float>({1, 1 << 20}, {2048}, false, 17);
+  check_topk<std::int32_t, std::int32_t>({2, 8192}, {1, 8192}, false, 18);
+  check_topk<std::int32_t, std::int32_t>({7, 8191}, {100}, false, 19);
+  check_topk<std::uint16_t, std::uint16_t>({33, 9000}, {4000}, false, 20);
+}
+
 TEST_F(topk_test, bad_arguments_are_refused) {
   device_buffer<float> in(100), out(100);
   device_buffer<std::int64_t> at(100);
@@ -150,43 +162,44 @@ TEST_F(topk_test, bad_arguments_are_refused) {
 }
 
 TEST_F(topk_test, captured_in_a_graph_and_replayed_on_new_data) {
-  const shape sh{128, 50257};
-  const std::int64_t n = sh.rows * sh.length, k = 64;
-  device_buffer<float> in(n), out(sh.rows * k);
-  device_buffer<std::int64_t> at(sh.rows * k);
-  cudaStream_t stream;
-  PARASCAN_CUDA_CHECK(cudaStreamCreate(&stream));
-  std::size_t bytes = 0;
-  ASSERT_EQ(topk(nullptr, bytes, in.data(), sh.rows, sh.length, k, out.data(), at.data(), {}, stream), cudaSuccess);
-  device_buffer<char> temp(bytes);
-  cudaGraph_t graph;
-  PARASCAN_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  ASSERT_EQ(topk(temp.data(), bytes, in.data(), sh.rows, sh.length, k, out.data(), at.data(), {}, stream), cudaSuccess);
-  PARASCAN_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-  cudaGraphExec_t exec;
-  PARASCAN_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  for (std::uint64_t round = 0; round < 3; ++round) {
-    const auto h = make_keys<float, float>(n, 50 + round, false);
-    in.copy_from_host(h.data(), n);
-    PARASCAN_CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    PARASCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<float> got(static_cast<std::size_t>(sh.rows * k));
-    std::vector<std::int64_t> got_at(static_cast<std::size_t>(sh.rows * k));
-    out.copy_to_host(got.data(), got.size());
-    at.copy_to_host(got_at.data(), got_at.size());
-    std::int64_t bad = 0;
-    for (std::int64_t r = 0; r < sh.rows; ++r) {
-      std::vector<std::int64_t> o(static_cast<std::size_t>(sh.length));
-      std::iota(o.begin(), o.end(), 0);
-      const float* row = h.data() + r * sh.length;
-      std::stable_sort(o.begin(), o.end(), [&](std::int64_t a, std::int64_t b) { return row[b] < row[a]; });
-      for (std::int64_t j = 0; j < k; ++j) bad += got_at[r * k + j] != o[j] || got[r * k + j] != row[o[j]];
+  for (const shape sh : {shape{128, 50257}, shape{300, 3000}}) {  // the filter path and the block-per-row one
+    const std::int64_t n = sh.rows * sh.length, k = 64;
+    device_buffer<float> in(n), out(sh.rows * k);
+    device_buffer<std::int64_t> at(sh.rows * k);
+    cudaStream_t stream;
+    PARASCAN_CUDA_CHECK(cudaStreamCreate(&stream));
+    std::size_t bytes = 0;
+    ASSERT_EQ(topk(nullptr, bytes, in.data(), sh.rows, sh.length, k, out.data(), at.data(), {}, stream), cudaSuccess);
+    device_buffer<char> temp(bytes);
+    cudaGraph_t graph;
+    PARASCAN_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    ASSERT_EQ(topk(temp.data(), bytes, in.data(), sh.rows, sh.length, k, out.data(), at.data(), {}, stream), cudaSuccess);
+    PARASCAN_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    PARASCAN_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (std::uint64_t round = 0; round < 3; ++round) {
+      const auto h = make_keys<float, float>(n, 50 + round, false);
+      in.copy_from_host(h.data(), n);
+      PARASCAN_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+      PARASCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
+      std::vector<float> got(static_cast<std::size_t>(sh.rows * k));
+      std::vector<std::int64_t> got_at(static_cast<std::size_t>(sh.rows * k));
+      out.copy_to_host(got.data(), got.size());
+      at.copy_to_host(got_at.data(), got_at.size());
+      std::int64_t bad = 0;
+      for (std::int64_t r = 0; r < sh.rows; ++r) {
+        std::vector<std::int64_t> o(static_cast<std::size_t>(sh.length));
+        std::iota(o.begin(), o.end(), 0);
+        const float* row = h.data() + r * sh.length;
+        std::stable_sort(o.begin(), o.end(), [&](std::int64_t a, std::int64_t b) { return row[b] < row[a]; });
+        for (std::int64_t j = 0; j < k; ++j) bad += got_at[r * k + j] != o[j] || got[r * k + j] != row[o[j]];
+      }
+      EXPECT_EQ(bad, 0) << sh.rows << " x " << sh.length << ", replay " << round;
     }
-    EXPECT_EQ(bad, 0) << "replay " << round;
+    PARASCAN_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    PARASCAN_CUDA_CHECK(cudaGraphDestroy(graph));
+    PARASCAN_CUDA_CHECK(cudaStreamDestroy(stream));
   }
-  PARASCAN_CUDA_CHECK(cudaGraphExecDestroy(exec));
-  PARASCAN_CUDA_CHECK(cudaGraphDestroy(graph));
-  PARASCAN_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
 }  // namespace

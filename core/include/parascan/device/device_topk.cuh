@@ -1,33 +1,29 @@
-// Top-k of every row (topk.hpp): the kernel and the launches. Include from a .cu file.
+// Top-k of every row (topk.hpp): the kernels' dispatch and the launches. Include from a .cu file.
 //
+// Rows shorter than topk_detail::wide_from (8192 keys):
 //   1. topk_rows_kernel, a block of 512 per row: the row copied to shared memory when it fits (the
-//      select then reads it there once per digit; otherwise from global memory, L2 for rows that stay
-//      there), the k-th key found by block::radix_select over the order-preserving image of the keys
-//      (complemented for the largest), the chosen keys and positions written in row order
+//      select then reads it there once per digit), the k-th key found by block::radix_select over the
+//      order-preserving image of the keys (complemented for the largest), the chosen keys and
+//      positions written in row order
+// Longer rows (topk/filter.cuh): a histogram of the top 11 bits and a filter pass over the row by
+// several blocks a row, a block a row to finish among the candidates, then the k positions of each
+// row sorted (segmented sort of rows of k) and their keys gathered: the chosen in row order.
 //   2. sorted: the k of each row sorted by the segmented sort (rows of k; stable, so ties stay in
 //      position order), from temporary storage into the outputs
 // Launches are sized from rows, length and k alone: nothing is read back, the call is graph-capturable.
 #pragma once
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include "parascan/block/block_radix_select.cuh"
 #include "parascan/device/device_attribute.cuh"
 #include "parascan/device/launch.cuh"
 #include "parascan/device/radix_digits.cuh"
+#include "parascan/device/topk/filter.cuh"
 #include "parascan/segmented_sort.hpp"
 #include "parascan/topk.hpp"
 
 namespace parascan::device::topk_detail {
-
-constexpr int threads = 512;
-
-/// The image the select compares: CUB's key order, complemented when the largest are wanted.
-template <class U>
-struct ordered_key {
-  key_kind kind;
-  bool largest;
-  __device__ __forceinline__ U operator()(U raw) const { return sort_detail::ordered_bits(raw, kind, largest); }
-};
 
 template <class U>
 __global__ void __launch_bounds__(threads)
@@ -62,6 +58,80 @@ inline cudaError_t block_smem_limit(std::int64_t& bytes) {
 
 }  // namespace parascan::device::topk_detail
 
+namespace parascan::device::topk_detail {
+
+/// The filter path's temporary storage, carved in this order after the caller's own.
+struct wide_layout {
+  std::int64_t capacity = 0;  // candidates a row
+  std::size_t counters = 0, candidates = 0, positions = 0, sort = 0;
+  std::size_t total() const { return counters + candidates + 2 * positions + sort; }
+};
+
+inline int position_bits(std::int64_t length) {
+  int bits = 1;
+  while ((std::int64_t{1} << bits) < length) ++bits;
+  return bits;
+}
+
+inline cudaError_t plan_wide(std::int64_t rows, std::int64_t length, std::int64_t k, bool debug, cudaStream_t stream,
+                             wide_layout& w) {
+  w.capacity = candidate_capacity(length);
+  w.counters = align_up(static_cast<std::size_t>(rows) * (bins + 2) * sizeof(unsigned));
+  w.candidates = align_up(static_cast<std::size_t>(rows * w.capacity) * sizeof(unsigned));
+  w.positions = align_up(static_cast<std::size_t>(rows * k) * sizeof(unsigned));
+  segmented_sort_options so;
+  so.end_bit = position_bits(length);
+  so.debug_synchronous = debug;
+  return segmented_sort_bits<std::uint32_t>(nullptr, w.sort, static_cast<const std::uint32_t*>(nullptr),
+                                            static_cast<std::uint32_t*>(nullptr), rows * k,
+                                            segment_layout::rows(rows, k), key_kind::unsigned_int, so, stream);
+}
+
+/// The filter path: the k of each row, in row order, into out_keys / out_at.
+template <class U>
+cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int64_t rows, std::int64_t length,
+                      std::int64_t k, key_kind kind, bool largest, bool debug, U* out_keys, std::int64_t* out_at,
+                      cudaStream_t stream) {
+  unsigned* hist = reinterpret_cast<unsigned*>(temp);
+  unsigned* counts = hist + rows * bins;
+  unsigned* candidates = reinterpret_cast<unsigned*>(temp + w.counters);
+  unsigned* chosen = reinterpret_cast<unsigned*>(temp + w.counters + w.candidates);
+  unsigned* in_order = reinterpret_cast<unsigned*>(temp + w.counters + w.candidates + w.positions);
+  char* sort_temp = temp + w.counters + w.candidates + 2 * w.positions;
+  cudaError_t e = cudaMemsetAsync(hist, 0, static_cast<std::size_t>(rows) * (bins + 2) * sizeof(unsigned), stream);
+  if (e != cudaSuccess) return e;
+  const ordered_key<U> ordered{kind, largest};
+  const chunking c = chunks_for(rows, length);
+  const auto blocks = static_cast<unsigned>(rows * c.per_row);
+  digit_histogram<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, ordered, hist);
+  if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+  filter_kernel<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, k, ordered, hist, counts, chosen, candidates,
+                                                         w.capacity);
+  if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+  std::int64_t smem_limit = 0;
+  if ((e = block_smem_limit(smem_limit)) != cudaSuccess) return e;
+  const int cache_bytes = static_cast<int>(cache_items * (sizeof(U) + sizeof(unsigned)));
+  const bool cache = cache_bytes + static_cast<std::int64_t>(sizeof(finish_storage<U>)) + 1024 <= smem_limit;
+  const auto finish = finish_kernel<U>;
+  if (cache && (e = allow_dynamic_smem(finish, cache_bytes)) != cudaSuccess) return e;
+  finish<<<static_cast<unsigned>(rows), threads, cache ? cache_bytes : 0, stream>>>(keys, length, k, ordered, counts,
+                                                                                    candidates, w.capacity, cache, chosen);
+  if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+  segmented_sort_options so;
+  so.end_bit = position_bits(length);
+  so.debug_synchronous = debug;
+  std::size_t sort_bytes = w.sort;
+  e = segmented_sort_bits<std::uint32_t>(sort_temp, sort_bytes, chosen, in_order, rows * k,
+                                         segment_layout::rows(rows, k), key_kind::unsigned_int, so, stream);
+  if (e != cudaSuccess) return e;
+  const std::int64_t total = rows * k;
+  const auto grid = static_cast<unsigned>(std::min<std::int64_t>((total + 255) / 256, 4096));
+  gather_kernel<U><<<grid, 256, 0, stream>>>(keys, length, k, total, in_order, out_keys, out_at);
+  return check_launch(stream, debug);
+}
+
+}  // namespace parascan::device::topk_detail
+
 namespace parascan {
 
 template <class Bits>
@@ -86,8 +156,13 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
     if (e != cudaSuccess) return e;
     keys_bytes = align_up(static_cast<std::size_t>(chosen) * sizeof(Bits));
     indices_bytes = align_up(static_cast<std::size_t>(chosen) * sizeof(std::int64_t));
+    sort_bytes = align_up(sort_bytes);
   }
-  const std::size_t need = keys_bytes + indices_bytes + sort_bytes;
+  const bool wide = length >= topk_detail::wide_from && chosen > 0;
+  topk_detail::wide_layout w;
+  if (wide && (e = topk_detail::plan_wide(rows, length, k, options.debug_synchronous, stream, w)) != cudaSuccess)
+    return e;
+  const std::size_t need = keys_bytes + indices_bytes + sort_bytes + w.total();
   if (d_temp == nullptr) {
     temp_bytes = need > 0 ? need : 1;
     return cudaSuccess;
@@ -98,24 +173,30 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
   char* temp = static_cast<char*>(d_temp);
   Bits* keys_out = options.sorted ? reinterpret_cast<Bits*>(temp) : d_out_keys;
   std::int64_t* indices_out = options.sorted ? reinterpret_cast<std::int64_t*>(temp + keys_bytes) : d_out_indices;
-
-  std::int64_t smem_limit = 0;
-  if ((e = topk_detail::block_smem_limit(smem_limit)) != cudaSuccess) return e;
-  const auto kernel = topk_detail::topk_rows_kernel<Bits>;
-  const std::int64_t row_bytes = length * static_cast<std::int64_t>(sizeof(Bits));
-  const std::int64_t static_bytes = sizeof(typename block::radix_select<topk_detail::threads, Bits>::storage);
-  const std::int64_t most = smem_limit - static_bytes - 1024;  // dynamic shared memory a block may take
-  const bool cache = row_bytes > 0 && row_bytes <= most;
-  const int dynamic = cache ? static_cast<int>(row_bytes) : 0;
-  // The attribute is a ceiling: set once to the most any row takes (set per size, a smaller row's
-  // call would lower it under a larger row's launch).
-  if (cache && (e = allow_dynamic_smem(kernel, static_cast<int>(most))) != cudaSuccess) return e;
-  kernel<<<static_cast<unsigned>(rows), topk_detail::threads, dynamic, stream>>>(d_keys, length, k, kind, options.largest,
-                                                                                cache, keys_out, indices_out);
-  if ((e = check_launch(stream, options.debug_synchronous)) != cudaSuccess) return e;
+  char* sort_temp = temp + keys_bytes + indices_bytes;
+  if (wide) {
+    e = topk_detail::topk_wide<Bits>(sort_temp + sort_bytes, w, d_keys, rows, length, k, kind, options.largest,
+                                     options.debug_synchronous, keys_out, indices_out, stream);
+    if (e != cudaSuccess) return e;
+  } else {
+    std::int64_t smem_limit = 0;
+    if ((e = topk_detail::block_smem_limit(smem_limit)) != cudaSuccess) return e;
+    const auto kernel = topk_detail::topk_rows_kernel<Bits>;
+    const std::int64_t row_bytes = length * static_cast<std::int64_t>(sizeof(Bits));
+    const std::int64_t static_bytes = sizeof(typename block::radix_select<topk_detail::threads, Bits>::storage);
+    const std::int64_t most = smem_limit - static_bytes - 1024;  // dynamic shared memory a block may take
+    const bool cache = row_bytes > 0 && row_bytes <= most;
+    const int dynamic = cache ? static_cast<int>(row_bytes) : 0;
+    // The attribute is a ceiling: set once to the most any row takes (set per size, a smaller row's
+    // call would lower it under a larger row's launch).
+    if (cache && (e = allow_dynamic_smem(kernel, static_cast<int>(most))) != cudaSuccess) return e;
+    kernel<<<static_cast<unsigned>(rows), topk_detail::threads, dynamic, stream>>>(
+        d_keys, length, k, kind, options.largest, cache, keys_out, indices_out);
+    if ((e = check_launch(stream, options.debug_synchronous)) != cudaSuccess) return e;
+  }
   if (!options.sorted) return cudaSuccess;
-  return segmented_sort_bits_pairs<Bits, std::uint64_t>(temp + keys_bytes + indices_bytes, sort_bytes, keys_out,
-                                                        d_out_keys, reinterpret_cast<const std::uint64_t*>(indices_out),
+  return segmented_sort_bits_pairs<Bits, std::uint64_t>(sort_temp, sort_bytes, keys_out, d_out_keys,
+                                                        reinterpret_cast<const std::uint64_t*>(indices_out),
                                                         reinterpret_cast<std::uint64_t*>(d_out_indices), chosen, layout,
                                                         kind, so, stream);
 }

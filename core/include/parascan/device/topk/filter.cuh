@@ -1,0 +1,266 @@
+// Top-k of long rows (device_topk.cuh's path for rows of at least `wide_from` keys): several blocks a
+// row, the row read twice from memory, whatever the number of rows.
+//
+//   1. digit_histogram, blocks of (row, chunk): counts the top 11 bits of the images of its chunk in
+//      shared memory and adds the non-zero counts to the row's 2048 counters (global atomics)
+//   2. filter_kernel, the same blocks: each finds from its row's counters the digit b where the count
+//      reaches k, and `below` (< k), the keys of smaller digits. Keys of smaller digits are chosen (their
+//      positions appended to the row's k slots); keys of digit b are candidates (positions appended to
+//      the row's candidate list of `capacity`). Appends are warp-aggregated atomics: one a warp.
+//   3. finish_kernel, a block a row: the k − below smallest candidates by block::radix_select over their
+//      images (cached in shared memory when they fit), the ties at the threshold by a second select over
+//      their positions (the earliest win), appended after the `below`. A row whose candidates overflowed
+//      the list (few distinct keys) is selected whole instead: the block-per-row select and list.
+// The k of a row come out in no particular order; device_topk.cuh sorts their positions and gathers.
+// Images are topk_detail::ordered_key's: the k smallest images are the k wanted keys.
+#pragma once
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include "parascan/block/block_radix_select.cuh"
+#include "parascan/device/radix_digits.cuh"
+
+namespace parascan::device::topk_detail {
+
+constexpr int threads = 512;           // the block-per-row kernels' block
+constexpr int filter_threads = 256;    // the (row, chunk) kernels' block
+constexpr int top_bits = 11, bins = 1 << top_bits;
+constexpr std::int64_t wide_from = 8192;    // rows at least this long take the filter path
+constexpr unsigned cache_items = 8192;      // candidates finish_kernel keeps in shared memory
+
+/// The image the selects compare: CUB's key order, complemented when the largest are wanted.
+template <class U>
+struct ordered_key {
+  key_kind kind;
+  bool largest;
+  __device__ __forceinline__ U operator()(U raw) const { return sort_detail::ordered_bits(raw, kind, largest); }
+};
+
+struct identity {
+  template <class T>
+  __device__ __forceinline__ T operator()(T v) const { return v; }
+};
+
+template <class U>
+__device__ __forceinline__ unsigned top_digit(U image) {
+  constexpr int width = static_cast<int>(sizeof(U) * 8);
+  if constexpr (width > top_bits) return static_cast<unsigned>(image >> (width - top_bits));
+  else return static_cast<unsigned>(image);
+}
+
+/// The candidate list's length a row: room for a quarter of the row (at least 8192), so that only rows
+/// whose top digit is shared by more keys than that (few distinct keys) are selected whole.
+inline std::int64_t candidate_capacity(std::int64_t length) {
+  const std::int64_t quarter = length / 4 > 8192 ? length / 4 : 8192;
+  return quarter < length ? quarter : length;
+}
+
+/// Calls f(i, key, valid) for the keys [begin, end) of src, every thread of the block the same number
+/// of times (valid false for the padding), with 16-byte loads between the unaligned ends.
+template <int Threads, class U, class F>
+__device__ __forceinline__ void for_each_key(const U* src, std::int64_t begin, std::int64_t end, F&& f) {
+  constexpr int per = 16 / static_cast<int>(sizeof(U));
+  const auto addr = reinterpret_cast<std::uintptr_t>(src + begin);
+  std::int64_t head = static_cast<std::int64_t>((16 - addr % 16) % 16 / sizeof(U));
+  if (head > end - begin) head = end - begin;
+  {
+    const bool ok = threadIdx.x < head;
+    const std::int64_t i = begin + threadIdx.x;
+    f(i, ok ? src[i] : U(0), ok);
+  }
+  const std::int64_t start = begin + head, vectors = (end - start) / per;
+  const uint4* vec = reinterpret_cast<const uint4*>(src + start);
+  for (std::int64_t v0 = 0; v0 < vectors; v0 += Threads) {
+    const std::int64_t v = v0 + threadIdx.x;
+    const bool ok = v < vectors;
+    uint4 w = ok ? vec[v] : make_uint4(0, 0, 0, 0);
+    U items[per];
+    std::memcpy(items, &w, 16);
+#pragma unroll
+    for (int j = 0; j < per; ++j) f(start + v * per + j, items[j], ok);
+  }
+  const std::int64_t tail = start + vectors * per;
+  const bool ok = tail + threadIdx.x < end;
+  f(tail + threadIdx.x, ok ? src[tail + threadIdx.x] : U(0), ok);
+}
+
+/// Appends position i to list[atomicAdd(count)] where take (slots ≥ cap dropped: the count still
+/// grows, so the reader sees the overflow). One atomic a warp; every lane calls it.
+__device__ __forceinline__ void append(bool take, unsigned* count, unsigned* list, std::int64_t cap, std::int64_t i) {
+  const unsigned ballot = __ballot_sync(0xffffffffu, take);
+  if (ballot == 0) return;
+  const unsigned lane = threadIdx.x % 32, leader = __ffs(ballot) - 1;
+  unsigned base = 0;
+  if (lane == leader) base = atomicAdd(count, __popc(ballot));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  const unsigned slot = base + __popc(ballot & ((1u << lane) - 1u));
+  if (take && slot < cap) list[slot] = static_cast<unsigned>(i);
+}
+
+struct chunking {
+  std::int64_t chunk;  // keys a block
+  int per_row;         // blocks a row
+};
+
+/// About 2048 blocks in all, of at least 2048 keys each.
+inline chunking chunks_for(std::int64_t rows, std::int64_t length) {
+  std::int64_t per_row = (2048 + rows - 1) / rows, most = (length + 2047) / 2048;
+  if (per_row > most) per_row = most;
+  if (per_row < 1) per_row = 1;
+  return {(length + per_row - 1) / per_row, static_cast<int>(per_row)};
+}
+
+template <class U>
+__global__ void __launch_bounds__(filter_threads)
+    digit_histogram(const U* keys, std::int64_t length, chunking c, ordered_key<U> ordered, unsigned* hist) {
+  __shared__ unsigned h[bins];
+  for (int d = threadIdx.x; d < bins; d += filter_threads) h[d] = 0;
+  __syncthreads();
+  const std::int64_t row = blockIdx.x / c.per_row, begin = (blockIdx.x % c.per_row) * c.chunk;
+  const std::int64_t end = begin + c.chunk < length ? begin + c.chunk : length;
+  for_each_key<filter_threads>(keys + row * length, begin, end, [&](std::int64_t, U key, bool ok) {
+    if (ok) atomicAdd(&h[top_digit(ordered(key))], 1u);
+  });
+  __syncthreads();
+  unsigned* g = hist + row * bins;
+  for (int d = threadIdx.x; d < bins; d += filter_threads)
+    if (h[d] != 0) atomicAdd(&g[d], h[d]);
+}
+
+/// From a row's digit counts: the digit where the running count reaches k, and the count before it.
+__device__ __forceinline__ void threshold_digit(const unsigned* hist, unsigned k, unsigned& digit, unsigned& below) {
+  constexpr int per = bins / filter_threads, warps = filter_threads / 32;
+  __shared__ unsigned warp_sums[warps], s_digit, s_below;
+  unsigned mine[per], sum = 0;
+#pragma unroll
+  for (int j = 0; j < per; ++j) sum += (mine[j] = hist[threadIdx.x * per + j]);
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  unsigned before = sum;
+  for (int o = 1; o < 32; o <<= 1) {
+    const unsigned v = __shfl_up_sync(0xffffffffu, before, o);
+    if (lane >= static_cast<unsigned>(o)) before += v;
+  }
+  if (lane == 31) warp_sums[warp] = before;
+  __syncthreads();
+  before -= sum;
+  for (unsigned w = 0; w < warp; ++w) before += warp_sums[w];
+  if (before < k && k <= before + sum) {  // one thread holds the k-th key's digit
+    for (int j = 0; j < per; ++j) {
+      if (k <= before + mine[j]) {
+        s_digit = threadIdx.x * per + j;
+        s_below = before;
+        break;
+      }
+      before += mine[j];
+    }
+  }
+  __syncthreads();
+  digit = s_digit;
+  below = s_below;
+}
+
+/// counts[2·row]: the row's chosen so far; counts[2·row + 1]: its candidates (may pass capacity).
+template <class U>
+__global__ void __launch_bounds__(filter_threads)
+    filter_kernel(const U* keys, std::int64_t length, chunking c, std::int64_t k, ordered_key<U> ordered,
+                  const unsigned* hist, unsigned* counts, unsigned* chosen, unsigned* candidates, std::int64_t capacity) {
+  const std::int64_t row = blockIdx.x / c.per_row, begin = (blockIdx.x % c.per_row) * c.chunk;
+  const std::int64_t end = begin + c.chunk < length ? begin + c.chunk : length;
+  unsigned digit = 0, below = 0;
+  threshold_digit(hist + row * bins, static_cast<unsigned>(k), digit, below);
+  unsigned* row_chosen = chosen + row * k;
+  unsigned* row_candidates = candidates + row * capacity;
+  for_each_key<filter_threads>(keys + row * length, begin, end, [&](std::int64_t i, U key, bool ok) {
+    const unsigned d = top_digit(ordered(key));
+    append(ok && d < digit, &counts[2 * row], row_chosen, below, i);
+    append(ok && d == digit, &counts[2 * row + 1], row_candidates, capacity, i);
+  });
+}
+
+/// The images of the candidates read through their positions (not cached).
+template <class U>
+struct gathered {
+  const U* src;
+  const unsigned* at;
+  ordered_key<U> ordered;
+  __device__ __forceinline__ U operator[](unsigned i) const { return ordered(src[at[i]]); }
+};
+
+/// A candidate's position where its image equals the threshold, else past every position.
+template <class Images, class Positions, class U>
+struct tie_positions {
+  Images images;
+  Positions at;
+  U threshold;
+  __device__ __forceinline__ unsigned operator[](unsigned i) const { return images[i] == threshold ? at[i] : UINT_MAX; }
+};
+
+template <class U>
+struct finish_storage {
+  typename block::radix_select<threads, U>::storage keys;
+  typename block::radix_select<threads, unsigned>::storage positions;
+  unsigned slot;
+};
+
+/// Appends to out the `need` smallest of m candidates (images[i], at[i]), ties by position.
+template <class U, class Images, class Positions>
+__device__ void finish_candidates(finish_storage<U>& s, const Images& images, const Positions& at, unsigned m,
+                                  unsigned need, unsigned* out) {
+  const auto r = block::radix_select<threads, U>::select(s.keys, images, m, need, identity{});
+  const tie_positions<Images, Positions, U> ties{images, at, r.threshold};
+  const unsigned last = block::radix_select<threads, unsigned>::select(s.positions, ties, m, r.ties, identity{}).threshold;
+  if (threadIdx.x == 0) s.slot = 0;
+  __syncthreads();
+  for (unsigned i = threadIdx.x; i < m; i += threads) {
+    const U b = images[i];
+    const unsigned p = at[i];
+    if (b < r.threshold || (b == r.threshold && p <= last)) out[atomicAdd(&s.slot, 1u)] = p;
+  }
+}
+
+template <class U>
+__global__ void __launch_bounds__(threads)
+    finish_kernel(const U* keys, std::int64_t length, std::int64_t k, ordered_key<U> ordered, const unsigned* counts,
+                  const unsigned* candidates, std::int64_t capacity, bool cache, unsigned* chosen) {
+  __shared__ finish_storage<U> s;
+  extern __shared__ __align__(16) unsigned char cached[];
+  const std::int64_t row = blockIdx.x;
+  const U* src = keys + row * length;
+  unsigned* out = chosen + row * k;
+  const unsigned below = counts[2 * row], m = counts[2 * row + 1];
+  if (m > capacity) {  // overflowed: the whole row, the block-per-row way
+    using select = block::radix_select<threads, U>;
+    const auto r = select::select(s.keys, src, static_cast<unsigned>(length), static_cast<unsigned>(k), ordered);
+    select::list(s.keys, src, static_cast<unsigned>(length), r, ordered, [&](unsigned rank, unsigned i) { out[rank] = i; });
+    return;
+  }
+  const unsigned need = static_cast<unsigned>(k) - below;
+  const unsigned* at = candidates + row * capacity;
+  if (cache && m <= cache_items) {
+    U* images = reinterpret_cast<U*>(cached);
+    unsigned* positions = reinterpret_cast<unsigned*>(cached + cache_items * sizeof(U));
+    for (unsigned i = threadIdx.x; i < m; i += threads) {
+      const unsigned p = at[i];
+      positions[i] = p;
+      images[i] = ordered(src[p]);
+    }
+    __syncthreads();
+    finish_candidates(s, static_cast<const U*>(images), static_cast<const unsigned*>(positions), m, need, out + below);
+  } else {
+    finish_candidates(s, gathered<U>{src, at, ordered}, at, m, need, out + below);
+  }
+}
+
+/// out_keys[i], out_at[i] = the key at position at[i] of its row (rows of k), and that position.
+template <class U>
+__global__ void gather_kernel(const U* keys, std::int64_t length, std::int64_t k, std::int64_t total,
+                              const unsigned* at, U* out_keys, std::int64_t* out_at) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < total;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const unsigned p = at[i];
+    out_keys[i] = keys[(i / k) * length + p];
+    out_at[i] = p;
+  }
+}
+
+}  // namespace parascan::device::topk_detail
