@@ -6,16 +6,18 @@
 // Order of the keys is the radix sort's (CUB's: floats with −0.0 = +0.0, NaNs by bit pattern beyond
 // ±inf). Ties at the k-th key are broken by position: the earliest are chosen. sorted = true: each row's
 // k in order (largest first when largest, ties by position); false: in row order (by position).
-// Mechanism: rows shorter than 8192 keys take a block per row that selects the k-th key by radix select
-// (block/block_radix_select.cuh, 8-bit digits, the row cached in shared memory when it fits) and lists
-// the chosen in row order. Longer rows (device/topk/filter.cuh) are read twice by several blocks a row:
-// a histogram of the top 11 bits of the keys, then a filter that keeps the keys below the k-th key's
-// digit and lists those of that digit as candidates; a block a row selects among the candidates (the
-// whole row when more than a quarter of it shares the k-th key's digit), and the k positions of each
-// row are sorted. sorted output sorts the k per row with the segmented sort. Rows of up to 2^31 keys;
-// 0 ≤ k ≤ length. Temporary storage: the filter path takes 8 KB a row for its counts and 4 bytes a key
-// of candidates (a quarter of the row, at least 8192). Two-phase temporary storage as scan.hpp,
-// stream-ordered, no host synchronisation (capturable in a CUDA graph).
+// Mechanism: rows shorter than 8192 keys (and more than 512 rows shorter than 128 KB) take a block per
+// row that selects the k-th key by radix select (block/block_radix_select.cuh, 8-bit digits, the row
+// cached in shared memory when it fits) and lists the chosen in row order. Other rows
+// (device/topk/filter.cuh) are read twice by several blocks a row: a histogram of the top 11 bits of
+// the keys, then a filter that keeps the keys below the k-th key's digit and lists those of that digit
+// as candidates; up to two more such rounds run over the candidates while they number 4096 or more; a
+// block a row selects among the last candidates (the whole row when more than a quarter of it shares
+// the k-th key's top digit), and the k positions of each row are sorted. sorted output sorts the k per
+// row with the segmented sort. Rows of up to 2^31 keys; 0 ≤ k ≤ length. Temporary storage: the filter
+// path takes 24 KB a row of counters and two lists of 4 bytes a candidate (a quarter of the row, at
+// least 8192). Two-phase temporary storage as scan.hpp, stream-ordered, no host synchronisation
+// (capturable in a CUDA graph).
 #pragma once
 #include <cuda_runtime_api.h>
 #include <cstddef>

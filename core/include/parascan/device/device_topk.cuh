@@ -1,13 +1,14 @@
 // Top-k of every row (topk.hpp): the kernels' dispatch and the launches. Include from a .cu file.
 //
-// Rows shorter than topk_detail::wide_from (8192 keys):
+// Rows shorter than topk_detail::wide_from (8192 keys), and more than 512 rows shorter than 128 KB:
 //   1. topk_rows_kernel, a block of 512 per row: the row copied to shared memory when it fits (the
 //      select then reads it there once per digit), the k-th key found by block::radix_select over the
 //      order-preserving image of the keys (complemented for the largest), the chosen keys and
 //      positions written in row order
-// Longer rows (topk/filter.cuh): a histogram of the top 11 bits and a filter pass over the row by
-// several blocks a row, a block a row to finish among the candidates, then the k positions of each
-// row sorted (segmented sort of rows of k) and their keys gathered: the chosen in row order.
+// Other rows (topk/filter.cuh): rounds of a histogram of an 11-bit digit and a filter, over the row and
+// then over the candidates, by several blocks a row; a block a row to finish among the last
+// candidates; then the k positions of each row sorted (segmented sort of rows of k) and their keys
+// gathered: the chosen in row order.
 //   2. sorted: the k of each row sorted by the segmented sort (rows of k; stable, so ties stay in
 //      position order), from temporary storage into the outputs
 // Launches are sized from rows, length and k alone: nothing is read back, the call is graph-capturable.
@@ -64,8 +65,14 @@ namespace parascan::device::topk_detail {
 struct wide_layout {
   std::int64_t capacity = 0;  // candidates a row
   std::size_t counters = 0, candidates = 0, positions = 0, sort = 0;
-  std::size_t total() const { return counters + candidates + 2 * positions + sort; }
+  std::size_t total() const { return counters + 2 * candidates + 2 * positions + sort; }
 };
+
+/// Rows of at least wide_from keys take the filter path when they are few (at most 512) or long (128 KB
+/// and more): its 24 KB of counters a row stay small beside the rows.
+inline bool takes_filter(std::int64_t rows, std::int64_t length, std::size_t key_bytes) {
+  return length >= wide_from && (rows <= 512 || length * static_cast<std::int64_t>(key_bytes) >= (128 << 10));
+}
 
 inline int position_bits(std::int64_t length) {
   int bits = 1;
@@ -76,7 +83,7 @@ inline int position_bits(std::int64_t length) {
 inline cudaError_t plan_wide(std::int64_t rows, std::int64_t length, std::int64_t k, bool debug, cudaStream_t stream,
                              wide_layout& w) {
   w.capacity = candidate_capacity(length);
-  w.counters = align_up(static_cast<std::size_t>(rows) * (bins + 2) * sizeof(unsigned));
+  w.counters = align_up(static_cast<std::size_t>(rows * row_words) * sizeof(unsigned));
   w.candidates = align_up(static_cast<std::size_t>(rows * w.capacity) * sizeof(unsigned));
   w.positions = align_up(static_cast<std::size_t>(rows * k) * sizeof(unsigned));
   segmented_sort_options so;
@@ -92,30 +99,34 @@ template <class U>
 cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int64_t rows, std::int64_t length,
                       std::int64_t k, key_kind kind, bool largest, bool debug, U* out_keys, std::int64_t* out_at,
                       cudaStream_t stream) {
-  unsigned* hist = reinterpret_cast<unsigned*>(temp);
-  unsigned* counts = hist + rows * bins;
-  unsigned* candidates = reinterpret_cast<unsigned*>(temp + w.counters);
-  unsigned* chosen = reinterpret_cast<unsigned*>(temp + w.counters + w.candidates);
-  unsigned* in_order = reinterpret_cast<unsigned*>(temp + w.counters + w.candidates + w.positions);
-  char* sort_temp = temp + w.counters + w.candidates + 2 * w.positions;
-  cudaError_t e = cudaMemsetAsync(hist, 0, static_cast<std::size_t>(rows) * (bins + 2) * sizeof(unsigned), stream);
+  unsigned* words = reinterpret_cast<unsigned*>(temp);
+  unsigned* lists[2] = {reinterpret_cast<unsigned*>(temp + w.counters),
+                        reinterpret_cast<unsigned*>(temp + w.counters + w.candidates)};
+  unsigned* chosen = reinterpret_cast<unsigned*>(temp + w.counters + 2 * w.candidates);
+  unsigned* in_order = reinterpret_cast<unsigned*>(temp + w.counters + 2 * w.candidates + w.positions);
+  char* sort_temp = temp + w.counters + 2 * w.candidates + 2 * w.positions;
+  cudaError_t e = cudaMemsetAsync(words, 0, static_cast<std::size_t>(rows * row_words) * sizeof(unsigned), stream);
   if (e != cudaSuccess) return e;
   const ordered_key<U> ordered{kind, largest};
-  const chunking c = chunks_for(rows, length);
-  const auto blocks = static_cast<unsigned>(rows * c.per_row);
-  digit_histogram<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, ordered, hist);
-  if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
-  filter_kernel<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, k, ordered, hist, counts, chosen, candidates,
-                                                         w.capacity);
-  if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+  for (int round = 0; round < rounds_for<U>(); ++round) {
+    // Round 0 reads the row; later rounds the previous round's candidates (a block a chunk of the list).
+    const chunking c = round == 0 ? chunks_for(rows, length) : chunks_for(rows, w.capacity);
+    const auto blocks = static_cast<unsigned>(rows * c.per_row);
+    const unsigned* list_in = lists[(round + 1) % 2];
+    histogram_kernel<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, ordered, round, words, list_in, w.capacity);
+    if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+    filter_kernel<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, k, ordered, round, words, chosen, list_in,
+                                                           lists[round % 2], w.capacity);
+    if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+  }
   std::int64_t smem_limit = 0;
   if ((e = block_smem_limit(smem_limit)) != cudaSuccess) return e;
   const int cache_bytes = static_cast<int>(cache_items * (sizeof(U) + sizeof(unsigned)));
   const bool cache = cache_bytes + static_cast<std::int64_t>(sizeof(finish_storage<U>)) + 1024 <= smem_limit;
   const auto finish = finish_kernel<U>;
   if (cache && (e = allow_dynamic_smem(finish, cache_bytes)) != cudaSuccess) return e;
-  finish<<<static_cast<unsigned>(rows), threads, cache ? cache_bytes : 0, stream>>>(keys, length, k, ordered, counts,
-                                                                                    candidates, w.capacity, cache, chosen);
+  finish<<<static_cast<unsigned>(rows), threads, cache ? cache_bytes : 0, stream>>>(
+      keys, length, k, ordered, words, lists[0], lists[1], w.capacity, cache, chosen);
   if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
   segmented_sort_options so;
   so.end_bit = position_bits(length);
@@ -158,7 +169,7 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
     indices_bytes = align_up(static_cast<std::size_t>(chosen) * sizeof(std::int64_t));
     sort_bytes = align_up(sort_bytes);
   }
-  const bool wide = length >= topk_detail::wide_from && chosen > 0;
+  const bool wide = topk_detail::takes_filter(rows, length, sizeof(Bits)) && chosen > 0;
   topk_detail::wide_layout w;
   if (wide && (e = topk_detail::plan_wide(rows, length, k, options.debug_synchronous, stream, w)) != cudaSuccess)
     return e;

@@ -1,18 +1,21 @@
-// Top-k of long rows (device_topk.cuh's path for rows of at least `wide_from` keys): several blocks a
-// row, the row read twice from memory, whatever the number of rows.
+// Top-k of long rows (device_topk.cuh's filter path): several blocks a row, the row read twice from
+// memory, whatever the number of rows. Round 0 reads the row; rounds 1 and 2 read the candidates.
 //
-//   1. digit_histogram, blocks of (row, chunk): counts the top 11 bits of the images of its chunk in
-//      shared memory and adds the non-zero counts to the row's 2048 counters (global atomics)
-//   2. filter_kernel, the same blocks: each finds from its row's counters the digit b where the count
-//      reaches k, and `below` (< k), the keys of smaller digits. Keys of smaller digits are chosen (their
-//      positions appended to the row's k slots); keys of digit b are candidates (positions appended to
-//      the row's candidate list of `capacity`). Appends are warp-aggregated atomics: one a warp.
-//   3. finish_kernel, a block a row: the k − below smallest candidates by block::radix_select over their
-//      images (cached in shared memory when they fit), the ties at the threshold by a second select over
-//      their positions (the earliest win), appended after the `below`. A row whose candidates overflowed
-//      the list (few distinct keys) is selected whole instead: the block-per-row select and list.
-// The k of a row come out in no particular order; device_topk.cuh sorts their positions and gathers.
-// Images are topk_detail::ordered_key's: the k smallest images are the k wanted keys.
+//   round r (two launches, blocks of (row, chunk)):
+//     histogram_kernel: counts the r-th 11-bit digit (most significant first) of the images of its chunk
+//       in shared memory and adds the non-zero counts to the row's counters of that round
+//     filter_kernel: finds from the row's counters of rounds 0..r the digit where the count reaches the
+//       k still wanted; keys of smaller digits are chosen (positions appended to the row's k slots),
+//       keys of that digit are the next round's candidates (positions appended to a list of `capacity`)
+//     rounds 1 and 2 run for a row only while its candidates number more than `finish_below`
+//   finish_kernel, a block a row: the rest of the k among the last round's candidates by
+//     block::radix_select over their images (cached in shared memory when they fit), the ties at the
+//     threshold by a second select over their positions (the earliest win). A row whose first
+//     candidates overflowed the list (few distinct keys) is selected whole instead: the block-per-row
+//     select and list.
+// Appends are warp-aggregated atomics: one a warp. The k of a row come out in no particular order;
+// device_topk.cuh sorts their positions and gathers the keys. Images are ordered_key's: the k smallest
+// images are the k wanted keys.
 #pragma once
 #include <climits>
 #include <cstdint>
@@ -27,6 +30,21 @@ constexpr int filter_threads = 256;    // the (row, chunk) kernels' block
 constexpr int top_bits = 11, bins = 1 << top_bits;
 constexpr std::int64_t wide_from = 8192;    // rows at least this long take the filter path
 constexpr unsigned cache_items = 8192;      // candidates finish_kernel keeps in shared memory
+constexpr unsigned finish_below = 4096;     // fewer candidates than this skip the later rounds
+constexpr int max_rounds = 3;
+
+/// Rounds of 11-bit digits for keys of U: 1 (8-bit), 2 (16-bit), 3 (32- and 64-bit).
+template <class U>
+constexpr int rounds_for() {
+  constexpr int width = static_cast<int>(sizeof(U) * 8), r = (width + top_bits - 1) / top_bits;
+  return r < max_rounds ? r : max_rounds;
+}
+
+/// Each row's counters: max_rounds × bins digit counts, then the chosen so far and the candidates of
+/// each round (a count may pass the list's capacity: the reader sees the overflow).
+constexpr std::int64_t row_words = max_rounds * bins + 1 + max_rounds;
+__device__ __forceinline__ unsigned* chosen_count(unsigned* w) { return w + max_rounds * bins; }
+__device__ __forceinline__ unsigned* candidate_count(unsigned* w, int round) { return w + max_rounds * bins + 1 + round; }
 
 /// The image the selects compare: CUB's key order, complemented when the largest are wanted.
 template <class U>
@@ -41,11 +59,13 @@ struct identity {
   __device__ __forceinline__ T operator()(T v) const { return v; }
 };
 
+/// The round-th 11-bit digit of an image, most significant first (the last may be narrower).
 template <class U>
-__device__ __forceinline__ unsigned top_digit(U image) {
+__device__ __forceinline__ unsigned digit_of(U image, int round) {
   constexpr int width = static_cast<int>(sizeof(U) * 8);
-  if constexpr (width > top_bits) return static_cast<unsigned>(image >> (width - top_bits));
-  else return static_cast<unsigned>(image);
+  const int shift = width - top_bits * (round + 1);
+  if (shift >= 0) return static_cast<unsigned>(image >> shift) & (bins - 1u);
+  return static_cast<unsigned>(image) & ((1u << (width - top_bits * round)) - 1u);
 }
 
 /// The candidate list's length a row: room for a quarter of the row (at least 8192), so that only rows
@@ -110,23 +130,6 @@ inline chunking chunks_for(std::int64_t rows, std::int64_t length) {
   return {(length + per_row - 1) / per_row, static_cast<int>(per_row)};
 }
 
-template <class U>
-__global__ void __launch_bounds__(filter_threads)
-    digit_histogram(const U* keys, std::int64_t length, chunking c, ordered_key<U> ordered, unsigned* hist) {
-  __shared__ unsigned h[bins];
-  for (int d = threadIdx.x; d < bins; d += filter_threads) h[d] = 0;
-  __syncthreads();
-  const std::int64_t row = blockIdx.x / c.per_row, begin = (blockIdx.x % c.per_row) * c.chunk;
-  const std::int64_t end = begin + c.chunk < length ? begin + c.chunk : length;
-  for_each_key<filter_threads>(keys + row * length, begin, end, [&](std::int64_t, U key, bool ok) {
-    if (ok) atomicAdd(&h[top_digit(ordered(key))], 1u);
-  });
-  __syncthreads();
-  unsigned* g = hist + row * bins;
-  for (int d = threadIdx.x; d < bins; d += filter_threads)
-    if (h[d] != 0) atomicAdd(&g[d], h[d]);
-}
-
 /// From a row's digit counts: the digit where the running count reaches k, and the count before it.
 __device__ __forceinline__ void threshold_digit(const unsigned* hist, unsigned k, unsigned& digit, unsigned& below) {
   constexpr int per = bins / filter_threads, warps = filter_threads / 32;
@@ -159,22 +162,82 @@ __device__ __forceinline__ void threshold_digit(const unsigned* hist, unsigned k
   below = s_below;
 }
 
-/// counts[2·row]: the row's chosen so far; counts[2·row + 1]: its candidates (may pass capacity).
+/// Whether round `round` runs for a row: round 0 always; a later one while the previous round's
+/// candidates fit their list and number at least finish_below.
+__device__ __forceinline__ bool round_runs(unsigned* w, int round, std::int64_t capacity) {
+  if (round == 0) return true;
+  const unsigned m = *candidate_count(w, round - 1);
+  return m >= finish_below && m <= capacity;
+}
+
+/// Calls f(position, key, valid) for this block's chunk of the round's keys: the row itself in round
+/// 0, the previous round's candidates after; every thread the same number of times. Returns false
+/// (calling nothing) where the round does not run for the row or the chunk is past its candidates.
+template <int Threads, class U, class F>
+__device__ __forceinline__ bool for_each_in_round(const U* src, std::int64_t length, chunking c, int round, unsigned* w,
+                                                  const unsigned* list, std::int64_t capacity, F&& f) {
+  const std::int64_t begin = (blockIdx.x % c.per_row) * c.chunk;
+  if (round == 0) {
+    const std::int64_t end = begin + c.chunk < length ? begin + c.chunk : length;
+    for_each_key<Threads>(src, begin, end, f);
+    return true;
+  }
+  if (!round_runs(w, round, capacity)) return false;
+  const std::int64_t m = *candidate_count(w, round - 1), end = begin + c.chunk < m ? begin + c.chunk : m;
+  if (begin >= end) return false;
+  for (std::int64_t i0 = begin; i0 < end; i0 += Threads) {
+    const std::int64_t i = i0 + threadIdx.x;
+    const bool ok = i < end;
+    const unsigned p = ok ? list[i] : 0u;
+    f(static_cast<std::int64_t>(p), ok ? src[p] : U(0), ok);
+  }
+  return true;
+}
+
+/// words: rows × row_words counters; lists[2]: the candidate lists (round r writes lists[r % 2] and
+/// reads lists[(r + 1) % 2]), capacity a row. Rounds after 0 take chunks of the list (c).
 template <class U>
 __global__ void __launch_bounds__(filter_threads)
-    filter_kernel(const U* keys, std::int64_t length, chunking c, std::int64_t k, ordered_key<U> ordered,
-                  const unsigned* hist, unsigned* counts, unsigned* chosen, unsigned* candidates, std::int64_t capacity) {
-  const std::int64_t row = blockIdx.x / c.per_row, begin = (blockIdx.x % c.per_row) * c.chunk;
-  const std::int64_t end = begin + c.chunk < length ? begin + c.chunk : length;
-  unsigned digit = 0, below = 0;
-  threshold_digit(hist + row * bins, static_cast<unsigned>(k), digit, below);
+    histogram_kernel(const U* keys, std::int64_t length, chunking c, ordered_key<U> ordered, int round, unsigned* words,
+                     const unsigned* list, std::int64_t capacity) {
+  __shared__ unsigned h[bins];
+  const std::int64_t row = blockIdx.x / c.per_row;
+  unsigned* w = words + row * row_words;
+  for (int d = threadIdx.x; d < bins; d += filter_threads) h[d] = 0;
+  __syncthreads();
+  const bool ran = for_each_in_round<filter_threads>(keys + row * length, length, c, round, w,
+                                                     list + row * capacity, capacity, [&](std::int64_t, U key, bool ok) {
+                                                       if (ok) atomicAdd(&h[digit_of(ordered(key), round)], 1u);
+                                                     });
+  if (!ran) return;
+  __syncthreads();
+  unsigned* g = w + round * bins;
+  for (int d = threadIdx.x; d < bins; d += filter_threads)
+    if (h[d] != 0) atomicAdd(&g[d], h[d]);
+}
+
+template <class U>
+__global__ void __launch_bounds__(filter_threads)
+    filter_kernel(const U* keys, std::int64_t length, chunking c, std::int64_t k, ordered_key<U> ordered, int round,
+                  unsigned* words, unsigned* chosen, const unsigned* list_in, unsigned* list_out, std::int64_t capacity) {
+  const std::int64_t row = blockIdx.x / c.per_row;
+  unsigned* w = words + row * row_words;
+  if (!round_runs(w, round, capacity)) return;
+  // The digit of this round's threshold: the rounds' counts followed from the first, k less the keys
+  // below each earlier digit.
+  unsigned need = static_cast<unsigned>(k), digit = 0, below = 0;
+  for (int r = 0; r <= round; ++r) {
+    threshold_digit(w + r * bins, need, digit, below);
+    need -= below;
+  }
   unsigned* row_chosen = chosen + row * k;
-  unsigned* row_candidates = candidates + row * capacity;
-  for_each_key<filter_threads>(keys + row * length, begin, end, [&](std::int64_t i, U key, bool ok) {
-    const unsigned d = top_digit(ordered(key));
-    append(ok && d < digit, &counts[2 * row], row_chosen, below, i);
-    append(ok && d == digit, &counts[2 * row + 1], row_candidates, capacity, i);
-  });
+  unsigned* next = list_out + row * capacity;
+  for_each_in_round<filter_threads>(keys + row * length, length, c, round, w, list_in + row * capacity, capacity,
+                                    [&](std::int64_t i, U key, bool ok) {
+                                      const unsigned d = digit_of(ordered(key), round);
+                                      append(ok && d < digit, chosen_count(w), row_chosen, k, i);
+                                      append(ok && d == digit, candidate_count(w, round), next, capacity, i);
+                                    });
 }
 
 /// The images of the candidates read through their positions (not cached).
@@ -220,22 +283,25 @@ __device__ void finish_candidates(finish_storage<U>& s, const Images& images, co
 
 template <class U>
 __global__ void __launch_bounds__(threads)
-    finish_kernel(const U* keys, std::int64_t length, std::int64_t k, ordered_key<U> ordered, const unsigned* counts,
-                  const unsigned* candidates, std::int64_t capacity, bool cache, unsigned* chosen) {
+    finish_kernel(const U* keys, std::int64_t length, std::int64_t k, ordered_key<U> ordered, unsigned* words,
+                  const unsigned* lists0, const unsigned* lists1, std::int64_t capacity, bool cache, unsigned* chosen) {
   __shared__ finish_storage<U> s;
   extern __shared__ __align__(16) unsigned char cached[];
   const std::int64_t row = blockIdx.x;
   const U* src = keys + row * length;
   unsigned* out = chosen + row * k;
-  const unsigned below = counts[2 * row], m = counts[2 * row + 1];
-  if (m > capacity) {  // overflowed: the whole row, the block-per-row way
+  unsigned* w = words + row * row_words;
+  if (*candidate_count(w, 0) > capacity) {  // overflowed: the whole row, the block-per-row way
     using select = block::radix_select<threads, U>;
     const auto r = select::select(s.keys, src, static_cast<unsigned>(length), static_cast<unsigned>(k), ordered);
     select::list(s.keys, src, static_cast<unsigned>(length), r, ordered, [&](unsigned rank, unsigned i) { out[rank] = i; });
     return;
   }
+  int last = 0;  // the last round that ran for the row (each that ran found at least one candidate)
+  while (last + 1 < max_rounds && *candidate_count(w, last + 1) > 0) ++last;
+  const unsigned below = *chosen_count(w), m = *candidate_count(w, last);
   const unsigned need = static_cast<unsigned>(k) - below;
-  const unsigned* at = candidates + row * capacity;
+  const unsigned* at = (last % 2 == 0 ? lists0 : lists1) + row * capacity;
   if (cache && m <= cache_items) {
     U* images = reinterpret_cast<U*>(cached);
     unsigned* positions = reinterpret_cast<unsigned*>(cached + cache_items * sizeof(U));
