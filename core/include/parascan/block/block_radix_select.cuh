@@ -27,18 +27,20 @@ struct radix_select {
     unsigned warp_counts[2][warps];
     U prefix;
     unsigned below;  // keys of smaller digits in the digit just chosen
+    unsigned equal;  // keys of the digit just chosen
   };
 
   struct result {
     U threshold;    // the k-th smallest image
     unsigned ties;  // keys equal to it among the k smallest (≥ 1)
+    unsigned equal; // keys equal to it (≥ ties): ties == equal chooses every one of them
   };
 
   /// The k-th smallest image among keys[0, n) (1 ≤ k ≤ n < 2^32).
   template <class Keys, class Ordered>
   __device__ static result select(storage& s, const Keys& keys, unsigned n, unsigned k, const Ordered& ordered) {
     U prefix = 0, mask = 0;
-    unsigned need = k;
+    unsigned need = k, equal = 0;
     for (int shift = static_cast<int>(sizeof(U) * 8) - 8; shift >= 0; shift -= 8) {
       for (int d = threadIdx.x; d < digits; d += Threads) s.counts[d] = 0;
       __syncthreads();
@@ -62,6 +64,7 @@ struct radix_select {
             if (before < need && need <= before + mine[j]) {
               s.prefix = static_cast<U>(prefix | (static_cast<U>(lane * 8 + j) << shift));
               s.below = before;
+              s.equal = mine[j];
               break;
             }
             before += mine[j];
@@ -71,10 +74,11 @@ struct radix_select {
       __syncthreads();
       prefix = s.prefix;
       need -= s.below;
+      equal = s.equal;
       mask = static_cast<U>(mask | (static_cast<U>(255) << shift));
       __syncthreads();  // s.prefix and s.below are rewritten by the next digit
     }
-    return {prefix, need};
+    return {prefix, need, equal};
   }
 
   /// The number of threads before this one (in thread order) whose flag is set, and in `total` the

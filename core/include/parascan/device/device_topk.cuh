@@ -61,11 +61,15 @@ inline cudaError_t block_smem_limit(std::int64_t& bytes) {
 
 namespace parascan::device::topk_detail {
 
-/// The filter path's temporary storage, carved in this order after the caller's own.
+/// The filter path's temporary storage, carved in this order. Sorted output of keys of up to 4 bytes
+/// sorts (image << position bits | position) once (`composite`); otherwise the positions are sorted
+/// and the keys gathered in row order (for 8-byte sorted keys the caller then sorts those pairs).
 struct wide_layout {
   std::int64_t capacity = 0;  // candidates a row
-  std::size_t counters = 0, candidates = 0, positions = 0, sort = 0;
-  std::size_t total() const { return counters + 2 * candidates + 2 * positions + sort; }
+  bool composite = false;
+  int position_bits = 0;
+  std::size_t counters = 0, candidates = 0, positions = 0, ordered = 0, sort = 0;
+  std::size_t total() const { return counters + 2 * candidates + positions + 2 * ordered + sort; }
 };
 
 /// Rows of at least wide_from keys take the filter path when they are few (at most 512) or long (128 KB
@@ -74,27 +78,32 @@ inline bool takes_filter(std::int64_t rows, std::int64_t length, std::size_t key
   return length >= wide_from && (rows <= 512 || length * static_cast<std::int64_t>(key_bytes) >= (128 << 10));
 }
 
-inline int position_bits(std::int64_t length) {
-  int bits = 1;
-  while ((std::int64_t{1} << bits) < length) ++bits;
-  return bits;
-}
-
-inline cudaError_t plan_wide(std::int64_t rows, std::int64_t length, std::int64_t k, bool debug, cudaStream_t stream,
-                             wide_layout& w) {
+template <class U>
+cudaError_t plan_wide(std::int64_t rows, std::int64_t length, std::int64_t k, bool sorted, bool debug,
+                      cudaStream_t stream, wide_layout& w) {
   w.capacity = candidate_capacity(length);
+  w.composite = sorted && sizeof(U) <= 4;
+  w.position_bits = 1;
+  while ((std::int64_t{1} << w.position_bits) < length) ++w.position_bits;
+  const auto chosen = static_cast<std::size_t>(rows * k);
   w.counters = align_up(static_cast<std::size_t>(rows * row_words) * sizeof(unsigned));
   w.candidates = align_up(static_cast<std::size_t>(rows * w.capacity) * sizeof(unsigned));
-  w.positions = align_up(static_cast<std::size_t>(rows * k) * sizeof(unsigned));
+  w.positions = align_up(chosen * sizeof(unsigned));
+  w.ordered = align_up(chosen * (w.composite ? sizeof(std::uint64_t) : sizeof(unsigned)));
   segmented_sort_options so;
-  so.end_bit = position_bits(length);
+  so.end_bit = w.position_bits + (w.composite ? static_cast<int>(8 * sizeof(U)) : 0);
   so.debug_synchronous = debug;
+  const segment_layout layout = segment_layout::rows(rows, k);
+  if (w.composite)
+    return segmented_sort_bits<std::uint64_t>(nullptr, w.sort, static_cast<const std::uint64_t*>(nullptr),
+                                              static_cast<std::uint64_t*>(nullptr), rows * k, layout,
+                                              key_kind::unsigned_int, so, stream);
   return segmented_sort_bits<std::uint32_t>(nullptr, w.sort, static_cast<const std::uint32_t*>(nullptr),
-                                            static_cast<std::uint32_t*>(nullptr), rows * k,
-                                            segment_layout::rows(rows, k), key_kind::unsigned_int, so, stream);
+                                            static_cast<std::uint32_t*>(nullptr), rows * k, layout,
+                                            key_kind::unsigned_int, so, stream);
 }
 
-/// The filter path: the k of each row, in row order, into out_keys / out_at.
+/// The filter path: the k of each row into out_keys / out_at, sorted when w.composite, else in row order.
 template <class U>
 cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int64_t rows, std::int64_t length,
                       std::int64_t k, key_kind kind, bool largest, bool debug, U* out_keys, std::int64_t* out_at,
@@ -102,9 +111,11 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
   unsigned* words = reinterpret_cast<unsigned*>(temp);
   unsigned* lists[2] = {reinterpret_cast<unsigned*>(temp + w.counters),
                         reinterpret_cast<unsigned*>(temp + w.counters + w.candidates)};
-  unsigned* chosen = reinterpret_cast<unsigned*>(temp + w.counters + 2 * w.candidates);
-  unsigned* in_order = reinterpret_cast<unsigned*>(temp + w.counters + 2 * w.candidates + w.positions);
-  char* sort_temp = temp + w.counters + 2 * w.candidates + 2 * w.positions;
+  char* next = temp + w.counters + 2 * w.candidates;
+  unsigned* chosen = reinterpret_cast<unsigned*>(next);
+  char* ordered_in = next + w.positions;
+  char* ordered_out = ordered_in + w.ordered;
+  char* sort_temp = ordered_out + w.ordered;
   cudaError_t e = cudaMemsetAsync(words, 0, static_cast<std::size_t>(rows * row_words) * sizeof(unsigned), stream);
   if (e != cudaSuccess) return e;
   const ordered_key<U> ordered{kind, largest};
@@ -128,16 +139,30 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
   finish<<<static_cast<unsigned>(rows), threads, cache ? cache_bytes : 0, stream>>>(
       keys, length, k, ordered, words, lists[0], lists[1], w.capacity, cache, chosen);
   if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
-  segmented_sort_options so;
-  so.end_bit = position_bits(length);
-  so.debug_synchronous = debug;
-  std::size_t sort_bytes = w.sort;
-  e = segmented_sort_bits<std::uint32_t>(sort_temp, sort_bytes, chosen, in_order, rows * k,
-                                         segment_layout::rows(rows, k), key_kind::unsigned_int, so, stream);
-  if (e != cudaSuccess) return e;
+
   const std::int64_t total = rows * k;
   const auto grid = static_cast<unsigned>(std::min<std::int64_t>((total + 255) / 256, 4096));
-  gather_kernel<U><<<grid, 256, 0, stream>>>(keys, length, k, total, in_order, out_keys, out_at);
+  segmented_sort_options so;
+  so.end_bit = w.position_bits + (w.composite ? static_cast<int>(8 * sizeof(U)) : 0);
+  so.debug_synchronous = debug;
+  std::size_t sort_bytes = w.sort;
+  const segment_layout layout = segment_layout::rows(rows, k);
+  if (w.composite) {
+    auto* in = reinterpret_cast<std::uint64_t*>(ordered_in);
+    auto* out = reinterpret_cast<std::uint64_t*>(ordered_out);
+    composite_kernel<U><<<grid, 256, 0, stream>>>(keys, length, k, total, chosen, ordered, w.position_bits, in);
+    if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+    e = segmented_sort_bits<std::uint64_t>(sort_temp, sort_bytes, in, out, total, layout, key_kind::unsigned_int, so, stream);
+    if (e != cudaSuccess) return e;
+    gather_kernel<<<grid, 256, 0, stream>>>(keys, length, k, total, composite_positions{out, w.position_bits}, out_keys,
+                                            out_at);
+    return check_launch(stream, debug);
+  }
+  auto* in_order = reinterpret_cast<unsigned*>(ordered_out);
+  e = segmented_sort_bits<std::uint32_t>(sort_temp, sort_bytes, chosen, in_order, total, layout, key_kind::unsigned_int,
+                                         so, stream);
+  if (e != cudaSuccess) return e;
+  gather_kernel<<<grid, 256, 0, stream>>>(keys, length, k, total, plain_positions{in_order}, out_keys, out_at);
   return check_launch(stream, debug);
 }
 
@@ -171,8 +196,10 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
   }
   const bool wide = topk_detail::takes_filter(rows, length, sizeof(Bits)) && chosen > 0;
   topk_detail::wide_layout w;
-  if (wide && (e = topk_detail::plan_wide(rows, length, k, options.debug_synchronous, stream, w)) != cudaSuccess)
+  if (wide && (e = topk_detail::plan_wide<Bits>(rows, length, k, options.sorted, options.debug_synchronous, stream, w)) !=
+                  cudaSuccess)
     return e;
+  if (w.composite) keys_bytes = indices_bytes = sort_bytes = 0;  // the filter path sorts the k itself
   const std::size_t need = keys_bytes + indices_bytes + sort_bytes + w.total();
   if (d_temp == nullptr) {
     temp_bytes = need > 0 ? need : 1;
@@ -182,13 +209,14 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
   if (chosen == 0) return cudaSuccess;
 
   char* temp = static_cast<char*>(d_temp);
-  Bits* keys_out = options.sorted ? reinterpret_cast<Bits*>(temp) : d_out_keys;
-  std::int64_t* indices_out = options.sorted ? reinterpret_cast<std::int64_t*>(temp + keys_bytes) : d_out_indices;
+  const bool staged = options.sorted && !w.composite;  // row order into temporary storage, then sorted
+  Bits* keys_out = staged ? reinterpret_cast<Bits*>(temp) : d_out_keys;
+  std::int64_t* indices_out = staged ? reinterpret_cast<std::int64_t*>(temp + keys_bytes) : d_out_indices;
   char* sort_temp = temp + keys_bytes + indices_bytes;
   if (wide) {
     e = topk_detail::topk_wide<Bits>(sort_temp + sort_bytes, w, d_keys, rows, length, k, kind, options.largest,
                                      options.debug_synchronous, keys_out, indices_out, stream);
-    if (e != cudaSuccess) return e;
+    if (e != cudaSuccess || w.composite) return e;
   } else {
     std::int64_t smem_limit = 0;
     if ((e = topk_detail::block_smem_limit(smem_limit)) != cudaSuccess) return e;

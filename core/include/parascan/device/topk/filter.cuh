@@ -270,8 +270,11 @@ template <class U, class Images, class Positions>
 __device__ void finish_candidates(finish_storage<U>& s, const Images& images, const Positions& at, unsigned m,
                                   unsigned need, unsigned* out) {
   const auto r = block::radix_select<threads, U>::select(s.keys, images, m, need, identity{});
-  const tie_positions<Images, Positions, U> ties{images, at, r.threshold};
-  const unsigned last = block::radix_select<threads, unsigned>::select(s.positions, ties, m, r.ties, identity{}).threshold;
+  unsigned last = UINT_MAX;  // every key equal to the threshold is chosen, unless fewer are wanted
+  if (r.ties < r.equal) {
+    const tie_positions<Images, Positions, U> ties{images, at, r.threshold};
+    last = block::radix_select<threads, unsigned>::select(s.positions, ties, m, r.ties, identity{}).threshold;
+  }
   if (threadIdx.x == 0) s.slot = 0;
   __syncthreads();
   for (unsigned i = threadIdx.x; i < m; i += threads) {
@@ -317,10 +320,35 @@ __global__ void __launch_bounds__(threads)
   }
 }
 
-/// out_keys[i], out_at[i] = the key at position at[i] of its row (rows of k), and that position.
+/// Positions of the chosen as plain positions, or in the low `bits` of (image << bits | position).
+struct plain_positions {
+  const unsigned* at;
+  __device__ __forceinline__ unsigned operator[](std::int64_t i) const { return at[i]; }
+};
+struct composite_positions {
+  const std::uint64_t* at;
+  int bits;
+  __device__ __forceinline__ unsigned operator[](std::int64_t i) const {
+    return static_cast<unsigned>(at[i] & ((std::uint64_t{1} << bits) - 1u));
+  }
+};
+
+/// out[i] = image << bits | position of the i-th chosen (rows of k): one sort of these orders a row's k
+/// by key and ties by position.
 template <class U>
-__global__ void gather_kernel(const U* keys, std::int64_t length, std::int64_t k, std::int64_t total,
-                              const unsigned* at, U* out_keys, std::int64_t* out_at) {
+__global__ void composite_kernel(const U* keys, std::int64_t length, std::int64_t k, std::int64_t total,
+                                 const unsigned* chosen, ordered_key<U> ordered, int bits, std::uint64_t* out) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < total;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const unsigned p = chosen[i];
+    out[i] = static_cast<std::uint64_t>(ordered(keys[(i / k) * length + p])) << bits | p;
+  }
+}
+
+/// out_keys[i], out_at[i] = the key at position at[i] of its row (rows of k), and that position.
+template <class U, class Positions>
+__global__ void gather_kernel(const U* keys, std::int64_t length, std::int64_t k, std::int64_t total, Positions at,
+                              U* out_keys, std::int64_t* out_at) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < total;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     const unsigned p = at[i];
