@@ -152,6 +152,16 @@ TEST_F(topk_test, long_rows_through_the_filter) {
   check_topk<std::uint16_t, std::uint16_t>({33, 9000}, {4000}, false, 20);
 }
 
+/// Rows of at most 256 keys are sorted whole and sliced: lengths at the warp and block edges, ties.
+TEST_F(topk_test, short_rows_sorted_whole) {
+  check_topk<float, float>({20000, 16}, {1, 4, 16}, false, 21);
+  check_topk<float, float>({3000, 33}, {5}, true, 22);
+  check_topk<__nv_bfloat16, std::uint16_t>({700, 256}, {8, 255}, false, 23);
+  check_topk<__half, std::uint16_t>({500, 100}, {10}, true, 24);
+  check_topk<std::int8_t, std::int8_t>({999, 1}, {0, 1}, false, 25);
+  check_topk<std::uint64_t, std::uint64_t>({300, 257}, {9}, false, 26);  // one past: the block-per-row path
+}
+
 TEST_F(topk_test, bad_arguments_are_refused) {
   device_buffer<float> in(100), out(100);
   device_buffer<std::int64_t> at(100);
@@ -162,7 +172,7 @@ TEST_F(topk_test, bad_arguments_are_refused) {
 }
 
 TEST_F(topk_test, captured_in_a_graph_and_replayed_on_new_data) {
-  for (const shape sh : {shape{128, 50257}, shape{300, 3000}}) {  // the filter path and the block-per-row one
+  for (const shape sh : {shape{128, 50257}, shape{300, 3000}, shape{5000, 100}}) {  // every path
     const std::int64_t n = sh.rows * sh.length, k = 64;
     device_buffer<float> in(n), out(sh.rows * k);
     device_buffer<std::int64_t> at(sh.rows * k);

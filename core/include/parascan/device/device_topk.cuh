@@ -1,5 +1,6 @@
 // Top-k of every row (topk.hpp): the kernels' dispatch and the launches. Include from a .cu file.
 //
+// Rows of at most 256 keys: each row sorted whole (segmented argsort) and its first k kept.
 // Rows shorter than topk_detail::wide_from (8192 keys), and more than 512 rows shorter than 128 KB:
 //   1. topk_rows_kernel, a block of 512 per row: the row copied to shared memory when it fits (the
 //      select then reads it there once per digit), the k-th key found by block::radix_select over the
@@ -166,6 +167,90 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
   return check_launch(stream, debug);
 }
 
+/// Rows of at most short_max keys: every row sorted whole (stable segmented argsort; ties keep position
+/// order) and its first k kept — a block of 512 a row would idle on them.
+constexpr std::int64_t short_max = 256;
+
+struct short_layout {
+  std::size_t keys = 0, positions = 0, chosen = 0, sort = 0;
+  std::size_t total() const { return keys + positions + 2 * chosen + sort; }
+};
+
+template <class U>
+cudaError_t plan_short(std::int64_t rows, std::int64_t length, std::int64_t k, key_kind kind, topk_options o,
+                       cudaStream_t stream, short_layout& l) {
+  const std::int64_t n = rows * length;
+  l.keys = align_up(static_cast<std::size_t>(n) * sizeof(U));
+  l.positions = align_up(static_cast<std::size_t>(n) * sizeof(unsigned));
+  segmented_sort_options so;
+  so.descending = o.largest;
+  so.debug_synchronous = o.debug_synchronous;
+  cudaError_t e = segmented_sort_bits_pairs<U, std::uint32_t>(nullptr, l.sort, static_cast<const U*>(nullptr),
+                                                              static_cast<U*>(nullptr),
+                                                              static_cast<const std::uint32_t*>(nullptr),
+                                                              static_cast<std::uint32_t*>(nullptr), n,
+                                                              segment_layout::rows(rows, length), kind, so, stream);
+  if (e != cudaSuccess || o.sorted) return e;
+  l.chosen = align_up(static_cast<std::size_t>(rows * k) * sizeof(unsigned));
+  segmented_sort_options po;
+  po.end_bit = 9;  // positions < 2^9
+  po.debug_synchronous = o.debug_synchronous;
+  std::size_t b = 0;
+  e = segmented_sort_bits<std::uint32_t>(nullptr, b, static_cast<const std::uint32_t*>(nullptr),
+                                         static_cast<std::uint32_t*>(nullptr), rows * k, segment_layout::rows(rows, k),
+                                         key_kind::unsigned_int, po, stream);
+  if (b > l.sort) l.sort = b;
+  return e;
+}
+
+/// The first k of each sorted row: keys and positions (sorted output), or the positions alone.
+template <class U>
+__global__ void slice_kernel(const U* sorted, const unsigned* positions, std::int64_t length, std::int64_t k,
+                             std::int64_t total, U* out_keys, std::int64_t* out_at, unsigned* out_positions) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < total;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::int64_t from = (i / k) * length + i % k;
+    if (out_positions != nullptr) {
+      out_positions[i] = positions[from];
+    } else {
+      out_keys[i] = sorted[from];
+      out_at[i] = positions[from];
+    }
+  }
+}
+
+template <class U>
+cudaError_t topk_short(char* temp, const short_layout& l, const U* keys, std::int64_t rows, std::int64_t length,
+                       std::int64_t k, key_kind kind, topk_options o, U* out_keys, std::int64_t* out_at,
+                       cudaStream_t stream) {
+  U* sorted = reinterpret_cast<U*>(temp);
+  auto* positions = reinterpret_cast<std::uint32_t*>(temp + l.keys);
+  auto* chosen = reinterpret_cast<std::uint32_t*>(temp + l.keys + l.positions);
+  auto* in_order = reinterpret_cast<std::uint32_t*>(temp + l.keys + l.positions + l.chosen);
+  char* sort_temp = temp + l.keys + l.positions + 2 * l.chosen;
+  segmented_sort_options so;
+  so.descending = o.largest;
+  so.debug_synchronous = o.debug_synchronous;
+  std::size_t bytes = l.sort;
+  cudaError_t e = segmented_sort_bits_pairs<U, std::uint32_t>(sort_temp, bytes, keys, sorted, nullptr, positions,
+                                                              rows * length, segment_layout::rows(rows, length), kind,
+                                                              so, stream);
+  if (e != cudaSuccess) return e;
+  const std::int64_t total = rows * k;
+  const auto grid = static_cast<unsigned>(std::min<std::int64_t>((total + 255) / 256, 4096));
+  slice_kernel<U><<<grid, 256, 0, stream>>>(sorted, positions, length, k, total, out_keys, out_at,
+                                            o.sorted ? nullptr : chosen);
+  if ((e = check_launch(stream, o.debug_synchronous)) != cudaSuccess || o.sorted) return e;
+  segmented_sort_options po;
+  po.end_bit = 9;
+  po.debug_synchronous = o.debug_synchronous;
+  e = segmented_sort_bits<std::uint32_t>(sort_temp, bytes, chosen, in_order, total, segment_layout::rows(rows, k),
+                                         key_kind::unsigned_int, po, stream);
+  if (e != cudaSuccess) return e;
+  gather_kernel<<<grid, 256, 0, stream>>>(keys, length, k, total, plain_positions{in_order}, out_keys, out_at);
+  return check_launch(stream, o.debug_synchronous);
+}
+
 }  // namespace parascan::device::topk_detail
 
 namespace parascan {
@@ -183,6 +268,17 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
   so.debug_synchronous = options.debug_synchronous;
   std::size_t sort_bytes = 0, keys_bytes = 0, indices_bytes = 0;
   cudaError_t e;
+  if (chosen > 0 && length <= topk_detail::short_max) {
+    topk_detail::short_layout l;
+    if ((e = topk_detail::plan_short<Bits>(rows, length, k, kind, options, stream, l)) != cudaSuccess) return e;
+    if (d_temp == nullptr) {
+      temp_bytes = l.total();
+      return cudaSuccess;
+    }
+    if (temp_bytes < l.total()) return cudaErrorInvalidValue;
+    return topk_detail::topk_short<Bits>(static_cast<char*>(d_temp), l, d_keys, rows, length, k, kind, options,
+                                         d_out_keys, d_out_indices, stream);
+  }
   if (options.sorted && chosen > 0) {
     e = segmented_sort_bits_pairs<Bits, std::uint64_t>(nullptr, sort_bytes, static_cast<const Bits*>(nullptr),
                                                        static_cast<Bits*>(nullptr),
