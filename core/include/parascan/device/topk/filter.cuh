@@ -32,7 +32,6 @@ constexpr std::int64_t wide_from = 8192;    // rows at least this long take the 
 constexpr unsigned cache_items = 8192;      // candidates finish_kernel keeps in shared memory
 constexpr unsigned finish_below = 4096;     // fewer candidates than this skip the later rounds
 constexpr int max_rounds = 3;
-constexpr int histogram_copies = 4;
 
 /// Rounds of 11-bit digits for keys of U: 1 (8-bit), 2 (16-bit), 3 (32- and 64-bit).
 template <class U>
@@ -201,27 +200,20 @@ template <class U>
 __global__ void __launch_bounds__(filter_threads)
     histogram_kernel(const U* keys, std::int64_t length, chunking c, ordered_key<U> ordered, int round, unsigned* words,
                      const unsigned* list, std::int64_t capacity) {
-  // Four copies of the counts (a warp adds to copy warp % 4): keys of a row share few digits (logits,
-  // small integers), and one copy's atomics would queue on them.
-  __shared__ unsigned h[histogram_copies][bins];
+  __shared__ unsigned h[bins];
   const std::int64_t row = blockIdx.x / c.per_row;
   unsigned* w = words + row * row_words;
-  for (int d = threadIdx.x; d < histogram_copies * bins; d += filter_threads) h[d / bins][d % bins] = 0;
+  for (int d = threadIdx.x; d < bins; d += filter_threads) h[d] = 0;
   __syncthreads();
-  unsigned* mine = h[(threadIdx.x / 32) % histogram_copies];
   const bool ran = for_each_in_round<filter_threads>(keys + row * length, length, c, round, w,
                                                      list + row * capacity, capacity, [&](std::int64_t, U key, bool ok) {
-                                                       if (ok) atomicAdd(&mine[digit_of(ordered(key), round)], 1u);
+                                                       if (ok) atomicAdd(&h[digit_of(ordered(key), round)], 1u);
                                                      });
   if (!ran) return;
   __syncthreads();
   unsigned* g = w + round * bins;
-  for (int d = threadIdx.x; d < bins; d += filter_threads) {
-    unsigned sum = 0;
-#pragma unroll
-    for (int j = 0; j < histogram_copies; ++j) sum += h[j][d];
-    if (sum != 0) atomicAdd(&g[d], sum);
-  }
+  for (int d = threadIdx.x; d < bins; d += filter_threads)
+    if (h[d] != 0) atomicAdd(&g[d], h[d]);
 }
 
 template <class U>
