@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from . import _core
+from . import _core, _torch_ops
 from ._arrays import _CODES, Array, native, require_device, stream_of, use_device_of, wrap
 from ._sort import _normal_axis, argsort, segmented_argsort, segmented_sort, sort, topk
 
@@ -67,6 +67,11 @@ def _native(x):
     """`x` as a C-contiguous array in the machine's byte order, and its type code."""
     h = native(x)
     return h, _CODES[h.dtype.name]
+
+
+def _plain(*options):
+    """No option given beyond the custom ops' own arguments (torch.compile / autograd take those)."""
+    return all(o is None for o in options)
 
 
 def _no_half(a):
@@ -140,9 +145,14 @@ def exclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     float32 → float64). ``algorithm`` / ``strategy``: the block scan and device strategy (default the
     fastest, warp_shuffle / single_pass).
 
+    Under ``torch.compile`` and for tensors that need a gradient, a torch tensor goes through the custom
+    op ``torch.ops.parascan.scan`` (sums have a gradient: the reverse scan).
+
     >>> parascan.exclusive_scan(torch.ones(5, dtype=torch.int32, device="cuda"))
     tensor([0, 1, 2, 3, 4], device='cuda:0', dtype=torch.int32)
     """
+    if _torch_ops.routed(x) and _plain(init, dtype, out, algorithm, strategy, stream):
+        return _torch_ops.ops()["scan"](x, False, op, axis)
     return _scan(False, x, op, init, dtype, out, algorithm, strategy, stream, axis)
 
 
@@ -156,6 +166,8 @@ def inclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     array([[0, 1, 2],
            [3, 5, 7]], dtype=int32)
     """
+    if _torch_ops.routed(x) and _plain(init, dtype, out, algorithm, strategy, stream):
+        return _torch_ops.ops()["scan"](x, True, op, axis)
     return _scan(True, x, op, init, dtype, out, algorithm, strategy, stream, axis)
 
 
@@ -241,6 +253,8 @@ def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=
     >>> parascan.select(cupy.array([5, 0, 7, 0], dtype=cupy.int32))
     array([5, 7], dtype=int32)
     """
+    if not indices and _plain(out, count, stream) and _torch_ops.routed(x):
+        return _torch_ops.ops()["select"](x, mask, keep)
     if keep is None and not indices and out is None and count is None and stream is None:
         r = _core.direct_select(x, mask)  # torch / CuPy arrays, made whole in C++ (None: not taken)
         if r is not None:

@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 
-from . import _core
+from . import _core, _torch_ops
 from ._arrays import require_device, stream_of, use_device_of, wrap
 
 
@@ -159,6 +159,8 @@ def sort(keys, values=None, axis=-1, descending=False, begin_bit=0, end_bit=None
     tensor([[-1.,  2.,  3.],
             [-4.,  0.5,  9.]], device='cuda:0')
     """
+    if values is None and begin_bit == 0 and end_bit is None and stream is None and _torch_ops.routed(keys):
+        return _torch_ops.ops()["sort"](keys, axis, bool(descending))[0]
     return _sort(keys, values, False, axis, descending, begin_bit, end_bit, stream)
 
 
@@ -170,6 +172,8 @@ def argsort(keys, axis=-1, descending=False, begin_bit=0, end_bit=None, stream=N
     >>> parascan.argsort(cupy.array([30, 10, 20, 10]))
     array([1, 3, 2, 0])
     """
+    if begin_bit == 0 and end_bit is None and stream is None and _torch_ops.routed(keys):
+        return _torch_ops.ops()["argsort"](keys, axis, bool(descending))
     return _sort(keys, None, True, axis, descending, begin_bit, end_bit, stream)
 
 
@@ -182,18 +186,26 @@ def topk(x, k, axis=-1, largest=True, sorted=True, stream=None):
     No host synchronisation (capturable in a CUDA graph). Rows of at most 256 items are sorted whole and
     sliced; longer rows by radix select: a block a row (the row in shared memory when it fits), or, for
     rows of 8192 items and more, histogram-and-filter rounds by several blocks a row (the row read
-    twice). An axis other than the last is moved last by a transposing copy.
+    twice). An axis other than the last is moved last by a transposing copy. Under ``torch.compile`` and
+    for tensors that need a gradient: the custom op ``torch.ops.parascan.topk`` (values have a gradient).
 
     >>> parascan.topk(torch.tensor([[3., 9., 1., 9.]], device="cuda"), 2)
     (tensor([[9., 9.]], device='cuda:0'), tensor([[1, 3]], device='cuda:0'))
     """
+    if stream is None and isinstance(axis, int) and isinstance(k, int) and _torch_ops.routed(x):
+        values, indices = _torch_ops.ops()["topk"](x, k, axis, bool(largest), bool(sorted))
+        return values, indices
+    return _topk(x, k, axis, largest, sorted, stream)
+
+
+def _topk(x, k, axis, largest, sorted, stream):
     require_device()
     shape = tuple(getattr(x, "shape", ()))
     if len(shape) == 0:
         raise ValueError("parascan: topk needs an array of at least one dimension; got a 0-d array")
     ax = _normal_axis(axis, len(shape))
     if ax != len(shape) - 1:
-        v, i = topk(_moved_last(x, ax), k, -1, largest, sorted, stream)
+        v, i = _topk(_moved_last(x, ax), k, -1, largest, sorted, stream)
         return _moved_back(v, ax), _moved_back(i, ax)
     length = shape[-1]
     if not isinstance(k, (int, np.integer)) or not 0 <= k <= length:
