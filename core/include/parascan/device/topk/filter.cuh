@@ -75,18 +75,25 @@ inline std::int64_t candidate_capacity(std::int64_t length) {
   return quarter < length ? quarter : length;
 }
 
-/// Calls f(i, key, valid) for the keys [begin, end) of src, every thread of the block the same number
-/// of times (valid false for the padding), with 16-byte loads between the unaligned ends.
+/// Keys a thread takes at once: one 16-byte load.
+template <class U>
+constexpr int group_of = 16 / static_cast<int>(sizeof(U));
+
+/// Calls f(first, items, count) for the keys [begin, end) of src in groups: items[0, count) are the
+/// keys at positions first, first + 1, … (a 16-byte load between the unaligned ends, single keys at
+/// them). Every thread of the block calls f the same number of times (count 0 for the padding).
 template <int Threads, class U, class F>
 __device__ __forceinline__ void for_each_key(const U* src, std::int64_t begin, std::int64_t end, F&& f) {
-  constexpr int per = 16 / static_cast<int>(sizeof(U));
+  constexpr int per = group_of<U>;
+  U items[per] = {};
   const auto addr = reinterpret_cast<std::uintptr_t>(src + begin);
   std::int64_t head = static_cast<std::int64_t>((16 - addr % 16) % 16 / sizeof(U));
   if (head > end - begin) head = end - begin;
   {
     const bool ok = threadIdx.x < head;
     const std::int64_t i = begin + threadIdx.x;
-    f(i, ok ? src[i] : U(0), ok);
+    items[0] = ok ? src[i] : U(0);
+    f(i, items, ok ? 1 : 0);
   }
   const std::int64_t start = begin + head, vectors = (end - start) / per;
   const uint4* vec = reinterpret_cast<const uint4*>(src + start);
@@ -94,27 +101,36 @@ __device__ __forceinline__ void for_each_key(const U* src, std::int64_t begin, s
     const std::int64_t v = v0 + threadIdx.x;
     const bool ok = v < vectors;
     uint4 w = ok ? vec[v] : make_uint4(0, 0, 0, 0);
-    U items[per];
     std::memcpy(items, &w, 16);
-#pragma unroll
-    for (int j = 0; j < per; ++j) f(start + v * per + j, items[j], ok);
+    f(start + v * per, items, ok ? per : 0);
   }
   const std::int64_t tail = start + vectors * per;
   const bool ok = tail + threadIdx.x < end;
-  f(tail + threadIdx.x, ok ? src[tail + threadIdx.x] : U(0), ok);
+  items[0] = ok ? src[tail + threadIdx.x] : U(0);
+  f(tail + threadIdx.x, items, ok ? 1 : 0);
 }
 
-/// Appends position i to list[atomicAdd(count)] where take (slots ≥ cap dropped: the count still
-/// grows, so the reader sees the overflow). One atomic a warp; every lane calls it.
-__device__ __forceinline__ void append(bool take, unsigned* count, unsigned* list, std::int64_t cap, std::int64_t i) {
-  const unsigned ballot = __ballot_sync(0xffffffffu, take);
-  if (ballot == 0) return;
-  const unsigned lane = threadIdx.x % 32, leader = __ffs(ballot) - 1;
+/// Appends first + j for every set bit j of `bits` to list[atomicAdd(count)] (slots ≥ cap dropped: the
+/// count still grows, so the reader sees the overflow). One atomic a warp; every lane calls it.
+__device__ __forceinline__ void append_bits(unsigned bits, std::int64_t first, unsigned* count, unsigned* list,
+                                            std::int64_t cap) {
+  const unsigned lane = threadIdx.x % 32, mine = __popc(bits);
+  unsigned before = mine;  // inclusive scan of the lanes' counts
+  for (int o = 1; o < 32; o <<= 1) {
+    const unsigned v = __shfl_up_sync(0xffffffffu, before, o);
+    if (lane >= static_cast<unsigned>(o)) before += v;
+  }
+  const unsigned total = __shfl_sync(0xffffffffu, before, 31);
+  if (total == 0) return;
   unsigned base = 0;
-  if (lane == leader) base = atomicAdd(count, __popc(ballot));
-  base = __shfl_sync(0xffffffffu, base, leader);
-  const unsigned slot = base + __popc(ballot & ((1u << lane) - 1u));
-  if (take && slot < cap) list[slot] = static_cast<unsigned>(i);
+  if (lane == 0) base = atomicAdd(count, total);
+  unsigned slot = __shfl_sync(0xffffffffu, base, 0) + before - mine;
+  while (bits != 0) {
+    const int j = __ffs(bits) - 1;
+    bits &= bits - 1;
+    if (slot < cap) list[slot] = static_cast<unsigned>(first + j);
+    ++slot;
+  }
 }
 
 struct chunking {
@@ -170,8 +186,9 @@ __device__ __forceinline__ bool round_runs(unsigned* w, int round, std::int64_t 
   return m >= finish_below && m <= capacity;
 }
 
-/// Calls f(position, key, valid) for this block's chunk of the round's keys: the row itself in round
-/// 0, the previous round's candidates after; every thread the same number of times. Returns false
+/// Calls f(first, items, count) (for_each_key's) for this block's chunk of the round's keys: the row
+/// itself in round 0, the previous round's candidates after (one a call); every thread the same
+/// number of times. Returns false
 /// (calling nothing) where the round does not run for the row or the chunk is past its candidates.
 template <int Threads, class U, class F>
 __device__ __forceinline__ bool for_each_in_round(const U* src, std::int64_t length, chunking c, int round, unsigned* w,
@@ -185,11 +202,13 @@ __device__ __forceinline__ bool for_each_in_round(const U* src, std::int64_t len
   if (!round_runs(w, round, capacity)) return false;
   const std::int64_t m = *candidate_count(w, round - 1), end = begin + c.chunk < m ? begin + c.chunk : m;
   if (begin >= end) return false;
+  U items[group_of<U>] = {};
   for (std::int64_t i0 = begin; i0 < end; i0 += Threads) {
     const std::int64_t i = i0 + threadIdx.x;
     const bool ok = i < end;
     const unsigned p = ok ? list[i] : 0u;
-    f(static_cast<std::int64_t>(p), ok ? src[p] : U(0), ok);
+    items[0] = ok ? src[p] : U(0);
+    f(static_cast<std::int64_t>(p), items, ok ? 1 : 0);
   }
   return true;
 }
@@ -206,8 +225,11 @@ __global__ void __launch_bounds__(filter_threads)
   for (int d = threadIdx.x; d < bins; d += filter_threads) h[d] = 0;
   __syncthreads();
   const bool ran = for_each_in_round<filter_threads>(keys + row * length, length, c, round, w,
-                                                     list + row * capacity, capacity, [&](std::int64_t, U key, bool ok) {
-                                                       if (ok) atomicAdd(&h[digit_of(ordered(key), round)], 1u);
+                                                     list + row * capacity, capacity,
+                                                     [&](std::int64_t, const U(&items)[group_of<U>], int count) {
+#pragma unroll
+                                                       for (int j = 0; j < group_of<U>; ++j)
+                                                         if (j < count) atomicAdd(&h[digit_of(ordered(items[j]), round)], 1u);
                                                      });
   if (!ran) return;
   __syncthreads();
@@ -233,12 +255,18 @@ __global__ void __launch_bounds__(filter_threads)
   unsigned* row_chosen = chosen + row * k;
   unsigned* next = list_out + row * capacity;
   for_each_in_round<filter_threads>(keys + row * length, length, c, round, w, list_in + row * capacity, capacity,
-                                    [&](std::int64_t i, U key, bool ok) {
-                                      const unsigned d = digit_of(ordered(key), round);
+                                    [&](std::int64_t first, const U(&items)[group_of<U>], int count) {
+                                      unsigned below_bits = 0, equal_bits = 0;
+#pragma unroll
+                                      for (int j = 0; j < group_of<U>; ++j) {
+                                        const unsigned d = digit_of(ordered(items[j]), round);
+                                        below_bits |= static_cast<unsigned>(j < count && d < digit) << j;
+                                        equal_bits |= static_cast<unsigned>(j < count && d == digit) << j;
+                                      }
                                       // Most keys are neither (k small beside the row): one vote a warp.
-                                      if (!__any_sync(0xffffffffu, ok && d <= digit)) return;
-                                      append(ok && d < digit, chosen_count(w), row_chosen, k, i);
-                                      append(ok && d == digit, candidate_count(w, round), next, capacity, i);
+                                      if (!__any_sync(0xffffffffu, (below_bits | equal_bits) != 0)) return;
+                                      append_bits(below_bits, first, chosen_count(w), row_chosen, k);
+                                      append_bits(equal_bits, first, candidate_count(w, round), next, capacity);
                                     });
 }
 
