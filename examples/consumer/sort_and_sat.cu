@@ -17,6 +17,7 @@
 #include "parascan/device/device_scan.cuh"
 #include "parascan/device/device_segmented_sort.cuh"
 #include "parascan/device/device_topk.cuh"
+#include "parascan/device/topk/filter.cuh"
 #include "parascan/device/device_select.cuh"
 #include "parascan/device/launch.cuh"
 #include "parascan/device/look_back.cuh"
