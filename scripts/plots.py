@@ -4,7 +4,7 @@ measured copy bandwidth. Reads the CSVs of `bench --csv` (the sort's from `bench
 
     scripts/plots.py [--csv docs/bench-h100.csv] [--sat docs/bench-sat-h100.csv]
                      [--sort docs/bench-sort-h100.csv] [--peers docs/bench-python-peers-h100.csv]
-                     [--batched docs/bench-python-batched-h100.csv]
+                     [--batched docs/bench-python-batched-h200.csv]
                      [--out docs/plots]
 """
 import argparse
@@ -152,7 +152,7 @@ def peers_plot(rows, out):
                 "log2(n)", "peer time / parascan time", legend_cols=2)
 
 
-def batched_plot(rows, out):
+def batched_plot(rows, out, card):
     """`python -m parascan.bench --batched --csv`: each batched case's peer time / parascan's time."""
     rows = [r for r in rows if not r["peer"].startswith("parascan")]
     if not rows:
@@ -167,7 +167,7 @@ def batched_plot(rows, out):
     ax.set_xscale("log")
     ax.axvline(1.0, color="black", lw=1)
     ax.set_xlabel("peer time / parascan time (> 1: parascan faster), log scale")
-    ax.set_title("Batched rows from Python beside torch and CuPy, H100")
+    ax.set_title(f"Batched rows from Python beside torch and CuPy, {card}")
     ax.grid(alpha=0.3, axis="x")
     path = os.path.join(out, "python_batched.png")
     fig.tight_layout()
@@ -182,7 +182,7 @@ def main():
     p.add_argument("--sat", default="docs/bench-sat-h100.csv")
     p.add_argument("--sort", default="docs/bench-sort-h100.csv")
     p.add_argument("--peers", default="docs/bench-python-peers-h100.csv")
-    p.add_argument("--batched", default="docs/bench-python-batched-h100.csv")
+    p.add_argument("--batched", default="docs/bench-python-batched-h200.csv")
     p.add_argument("--out", default="docs/plots")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -197,7 +197,8 @@ def main():
     if os.path.exists(a.peers):
         made.append(peers_plot(read_csv(a.peers), a.out))
     if os.path.exists(a.batched):
-        made.append(batched_plot(read_csv(a.batched), a.out))
+        card = "H200" if "h200" in os.path.basename(a.batched) else "H100"  # the run's card, in the file's name
+        made.append(batched_plot(read_csv(a.batched), a.out, card))
     for m in made:
         if m:
             print("wrote", m)
