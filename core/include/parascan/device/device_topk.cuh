@@ -62,6 +62,36 @@ inline cudaError_t block_smem_limit(std::int64_t& bytes) {
 
 namespace parascan::device::topk_detail {
 
+/// Bits that hold every position of a row of `length` keys.
+inline int position_bits(std::int64_t length) {
+  int bits = 1;
+  while ((std::int64_t{1} << bits) < length) ++bits;
+  return bits;
+}
+
+/// Blocks of 256 for a grid-stride loop over `total` items.
+inline unsigned item_grid(std::int64_t total) {
+  return static_cast<unsigned>(std::min<std::int64_t>((total + 255) / 256, 4096));
+}
+
+/// The chosen positions of each row (rows of k, any order) sorted, and the keys at them gathered: the
+/// k of each row in row order. Temporary storage: `sort_bytes` (query with sort_temp == nullptr).
+template <class U>
+cudaError_t sort_positions_and_gather(char* sort_temp, std::size_t& sort_bytes, const U* keys, std::int64_t rows,
+                                      std::int64_t length, std::int64_t k, const unsigned* chosen, unsigned* in_order,
+                                      bool debug, U* out_keys, std::int64_t* out_at, cudaStream_t stream) {
+  segmented_sort_options so;
+  so.end_bit = position_bits(length);
+  so.debug_synchronous = debug;
+  const std::int64_t total = rows * k;
+  const cudaError_t e = segmented_sort_bits<std::uint32_t>(sort_temp, sort_bytes, chosen, in_order, total,
+                                                           segment_layout::rows(rows, k), key_kind::unsigned_int, so,
+                                                           stream);
+  if (e != cudaSuccess || sort_temp == nullptr) return e;
+  gather_kernel<<<item_grid(total), 256, 0, stream>>>(keys, length, k, total, plain_positions{in_order}, out_keys, out_at);
+  return check_launch(stream, debug);
+}
+
 /// The filter path's temporary storage, carved in this order. Sorted output of keys of up to 4 bytes
 /// sorts (image << position bits | position) once (`composite`); otherwise the positions are sorted
 /// and the keys gathered in row order (for 8-byte sorted keys the caller then sorts those pairs).
@@ -84,24 +114,21 @@ cudaError_t plan_wide(std::int64_t rows, std::int64_t length, std::int64_t k, bo
                       cudaStream_t stream, wide_layout& w) {
   w.capacity = candidate_capacity(length);
   w.composite = sorted && sizeof(U) <= 4;
-  w.position_bits = 1;
-  while ((std::int64_t{1} << w.position_bits) < length) ++w.position_bits;
+  w.position_bits = position_bits(length);
   const auto chosen = static_cast<std::size_t>(rows * k);
   w.counters = align_up(static_cast<std::size_t>(rows * row_words) * sizeof(unsigned));
   w.candidates = align_up(static_cast<std::size_t>(rows * w.capacity) * sizeof(unsigned));
   w.positions = align_up(chosen * sizeof(unsigned));
   w.ordered = align_up(chosen * (w.composite ? sizeof(std::uint64_t) : sizeof(unsigned)));
+  if (!w.composite)
+    return sort_positions_and_gather<U>(nullptr, w.sort, nullptr, rows, length, k, nullptr, nullptr, debug, nullptr,
+                                        nullptr, stream);
   segmented_sort_options so;
-  so.end_bit = w.position_bits + (w.composite ? static_cast<int>(8 * sizeof(U)) : 0);
+  so.end_bit = w.position_bits + static_cast<int>(8 * sizeof(U));
   so.debug_synchronous = debug;
-  const segment_layout layout = segment_layout::rows(rows, k);
-  if (w.composite)
-    return segmented_sort_bits<std::uint64_t>(nullptr, w.sort, static_cast<const std::uint64_t*>(nullptr),
-                                              static_cast<std::uint64_t*>(nullptr), rows * k, layout,
-                                              key_kind::unsigned_int, so, stream);
-  return segmented_sort_bits<std::uint32_t>(nullptr, w.sort, static_cast<const std::uint32_t*>(nullptr),
-                                            static_cast<std::uint32_t*>(nullptr), rows * k, layout,
-                                            key_kind::unsigned_int, so, stream);
+  return segmented_sort_bits<std::uint64_t>(nullptr, w.sort, static_cast<const std::uint64_t*>(nullptr),
+                                            static_cast<std::uint64_t*>(nullptr), rows * k,
+                                            segment_layout::rows(rows, k), key_kind::unsigned_int, so, stream);
 }
 
 /// The filter path: the k of each row into out_keys / out_at, sorted when w.composite, else in row order.
@@ -141,29 +168,23 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
       keys, length, k, ordered, words, lists[0], lists[1], w.capacity, cache, chosen);
   if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
 
-  const std::int64_t total = rows * k;
-  const auto grid = static_cast<unsigned>(std::min<std::int64_t>((total + 255) / 256, 4096));
-  segmented_sort_options so;
-  so.end_bit = w.position_bits + (w.composite ? static_cast<int>(8 * sizeof(U)) : 0);
-  so.debug_synchronous = debug;
   std::size_t sort_bytes = w.sort;
-  const segment_layout layout = segment_layout::rows(rows, k);
-  if (w.composite) {
-    auto* in = reinterpret_cast<std::uint64_t*>(ordered_in);
-    auto* out = reinterpret_cast<std::uint64_t*>(ordered_out);
-    composite_kernel<U><<<grid, 256, 0, stream>>>(keys, length, k, total, chosen, ordered, w.position_bits, in);
-    if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
-    e = segmented_sort_bits<std::uint64_t>(sort_temp, sort_bytes, in, out, total, layout, key_kind::unsigned_int, so, stream);
-    if (e != cudaSuccess) return e;
-    gather_kernel<<<grid, 256, 0, stream>>>(keys, length, k, total, composite_positions{out, w.position_bits}, out_keys,
-                                            out_at);
-    return check_launch(stream, debug);
-  }
-  auto* in_order = reinterpret_cast<unsigned*>(ordered_out);
-  e = segmented_sort_bits<std::uint32_t>(sort_temp, sort_bytes, chosen, in_order, total, layout, key_kind::unsigned_int,
-                                         so, stream);
+  if (!w.composite)
+    return sort_positions_and_gather(sort_temp, sort_bytes, keys, rows, length, k, chosen,
+                                     reinterpret_cast<unsigned*>(ordered_out), debug, out_keys, out_at, stream);
+  const std::int64_t total = rows * k;
+  auto* in = reinterpret_cast<std::uint64_t*>(ordered_in);
+  auto* out = reinterpret_cast<std::uint64_t*>(ordered_out);
+  composite_kernel<U><<<item_grid(total), 256, 0, stream>>>(keys, length, k, total, chosen, ordered, w.position_bits, in);
+  if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+  segmented_sort_options so;
+  so.end_bit = w.position_bits + static_cast<int>(8 * sizeof(U));
+  so.debug_synchronous = debug;
+  e = segmented_sort_bits<std::uint64_t>(sort_temp, sort_bytes, in, out, total, segment_layout::rows(rows, k),
+                                         key_kind::unsigned_int, so, stream);
   if (e != cudaSuccess) return e;
-  gather_kernel<<<grid, 256, 0, stream>>>(keys, length, k, total, plain_positions{in_order}, out_keys, out_at);
+  gather_kernel<<<item_grid(total), 256, 0, stream>>>(keys, length, k, total, composite_positions{out, w.position_bits},
+                                                      out_keys, out_at);
   return check_launch(stream, debug);
 }
 
@@ -192,13 +213,9 @@ cudaError_t plan_short(std::int64_t rows, std::int64_t length, std::int64_t k, k
                                                               segment_layout::rows(rows, length), kind, so, stream);
   if (e != cudaSuccess || o.sorted) return e;
   l.chosen = align_up(static_cast<std::size_t>(rows * k) * sizeof(unsigned));
-  segmented_sort_options po;
-  po.end_bit = 9;  // positions < 2^9
-  po.debug_synchronous = o.debug_synchronous;
   std::size_t b = 0;
-  e = segmented_sort_bits<std::uint32_t>(nullptr, b, static_cast<const std::uint32_t*>(nullptr),
-                                         static_cast<std::uint32_t*>(nullptr), rows * k, segment_layout::rows(rows, k),
-                                         key_kind::unsigned_int, po, stream);
+  e = sort_positions_and_gather<U>(nullptr, b, nullptr, rows, length, k, nullptr, nullptr, o.debug_synchronous, nullptr,
+                                   nullptr, stream);
   if (b > l.sort) l.sort = b;
   return e;
 }
@@ -237,18 +254,11 @@ cudaError_t topk_short(char* temp, const short_layout& l, const U* keys, std::in
                                                               so, stream);
   if (e != cudaSuccess) return e;
   const std::int64_t total = rows * k;
-  const auto grid = static_cast<unsigned>(std::min<std::int64_t>((total + 255) / 256, 4096));
-  slice_kernel<U><<<grid, 256, 0, stream>>>(sorted, positions, length, k, total, out_keys, out_at,
-                                            o.sorted ? nullptr : chosen);
+  slice_kernel<U><<<item_grid(total), 256, 0, stream>>>(sorted, positions, length, k, total, out_keys, out_at,
+                                                        o.sorted ? nullptr : chosen);
   if ((e = check_launch(stream, o.debug_synchronous)) != cudaSuccess || o.sorted) return e;
-  segmented_sort_options po;
-  po.end_bit = 9;
-  po.debug_synchronous = o.debug_synchronous;
-  e = segmented_sort_bits<std::uint32_t>(sort_temp, bytes, chosen, in_order, total, segment_layout::rows(rows, k),
-                                         key_kind::unsigned_int, po, stream);
-  if (e != cudaSuccess) return e;
-  gather_kernel<<<grid, 256, 0, stream>>>(keys, length, k, total, plain_positions{in_order}, out_keys, out_at);
-  return check_launch(stream, o.debug_synchronous);
+  return sort_positions_and_gather(sort_temp, bytes, keys, rows, length, k, chosen, in_order, o.debug_synchronous,
+                                   out_keys, out_at, stream);
 }
 
 }  // namespace parascan::device::topk_detail
@@ -279,7 +289,15 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
     return topk_detail::topk_short<Bits>(static_cast<char*>(d_temp), l, d_keys, rows, length, k, kind, options,
                                          d_out_keys, d_out_indices, stream);
   }
-  if (options.sorted && chosen > 0) {
+  const bool wide = topk_detail::takes_filter(rows, length, sizeof(Bits)) && chosen > 0;
+  topk_detail::wide_layout w;
+  if (wide && (e = topk_detail::plan_wide<Bits>(rows, length, k, options.sorted, options.debug_synchronous, stream, w)) !=
+                  cudaSuccess)
+    return e;
+  // Sorted output but for the filter path's own sort: the k of each row in row order into temporary
+  // storage, then sorted by the segmented sort of rows of k (stable: ties stay in position order).
+  const bool staged = options.sorted && !w.composite && chosen > 0;
+  if (staged) {
     e = segmented_sort_bits_pairs<Bits, std::uint64_t>(nullptr, sort_bytes, static_cast<const Bits*>(nullptr),
                                                        static_cast<Bits*>(nullptr),
                                                        static_cast<const std::uint64_t*>(nullptr),
@@ -290,12 +308,6 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
     indices_bytes = align_up(static_cast<std::size_t>(chosen) * sizeof(std::int64_t));
     sort_bytes = align_up(sort_bytes);
   }
-  const bool wide = topk_detail::takes_filter(rows, length, sizeof(Bits)) && chosen > 0;
-  topk_detail::wide_layout w;
-  if (wide && (e = topk_detail::plan_wide<Bits>(rows, length, k, options.sorted, options.debug_synchronous, stream, w)) !=
-                  cudaSuccess)
-    return e;
-  if (w.composite) keys_bytes = indices_bytes = sort_bytes = 0;  // the filter path sorts the k itself
   const std::size_t need = keys_bytes + indices_bytes + sort_bytes + w.total();
   if (d_temp == nullptr) {
     temp_bytes = need > 0 ? need : 1;
@@ -305,14 +317,13 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
   if (chosen == 0) return cudaSuccess;
 
   char* temp = static_cast<char*>(d_temp);
-  const bool staged = options.sorted && !w.composite;  // row order into temporary storage, then sorted
   Bits* keys_out = staged ? reinterpret_cast<Bits*>(temp) : d_out_keys;
   std::int64_t* indices_out = staged ? reinterpret_cast<std::int64_t*>(temp + keys_bytes) : d_out_indices;
   char* sort_temp = temp + keys_bytes + indices_bytes;
   if (wide) {
     e = topk_detail::topk_wide<Bits>(sort_temp + sort_bytes, w, d_keys, rows, length, k, kind, options.largest,
                                      options.debug_synchronous, keys_out, indices_out, stream);
-    if (e != cudaSuccess || w.composite) return e;
+    if (e != cudaSuccess) return e;
   } else {
     std::int64_t smem_limit = 0;
     if ((e = topk_detail::block_smem_limit(smem_limit)) != cudaSuccess) return e;
@@ -329,7 +340,7 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
         d_keys, length, k, kind, options.largest, cache, keys_out, indices_out);
     if ((e = check_launch(stream, options.debug_synchronous)) != cudaSuccess) return e;
   }
-  if (!options.sorted) return cudaSuccess;
+  if (!staged) return cudaSuccess;
   return segmented_sort_bits_pairs<Bits, std::uint64_t>(sort_temp, sort_bytes, keys_out, d_out_keys,
                                                         reinterpret_cast<const std::uint64_t*>(indices_out),
                                                         reinterpret_cast<std::uint64_t*>(d_out_indices), chosen, layout,
