@@ -21,9 +21,10 @@ _OPS = None
 
 
 def routed(x) -> bool:
-    """Whether a call with ``x`` goes through the registered op."""
+    """Whether a call with ``x`` goes through the registered op (torch 2.4 and later: torch.library.custom_op;
+    older versions keep the direct path for every call, as before)."""
     torch = sys.modules.get("torch")
-    if torch is None or not isinstance(x, torch.Tensor):
+    if torch is None or not isinstance(x, torch.Tensor) or not hasattr(torch.library, "custom_op"):
         return False
     return torch.compiler.is_compiling() or (x.requires_grad and torch.is_grad_enabled())
 
