@@ -400,3 +400,6 @@ def marching_cubes(volume, iso, weld=False, normals=True, stream=None):
     faces = a.empty((m.triangles, 3), np.int32, s) if m.welded else None
     m.copy_to(pos.ptr, nrm.ptr if nrm else 0, faces.ptr if faces else 0, s)
     return pos.result(s), nrm.result(s) if nrm else None, faces.result(s) if faces else None
+
+
+_torch_ops.register_if_imported()  # torch imported first: the custom ops exist before anything is compiled

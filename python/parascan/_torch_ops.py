@@ -9,7 +9,9 @@
 
 The public functions take this path for a torch tensor while torch.compile traces, or when the tensor
 needs a gradient; eager calls without gradients keep the direct path (a custom op's Python dispatch
-costs more host time than the whole direct call). Registered once, on the first such call.
+costs more host time than the whole direct call). Registered once: at parascan's import when torch is
+already imported, else at the first call with a torch tensor (so `import torch` before `import parascan`,
+or one eager call, before a function is compiled).
 
 Gradients: sums (scan with op "sum": the reverse scan of the gradient along the same axis), sort and
 topk values (the gradient scattered back through the indices). Other ops have none (integers out).
@@ -21,12 +23,29 @@ _OPS = None
 
 
 def routed(x) -> bool:
-    """Whether a call with ``x`` goes through the registered op (torch 2.4 and later: torch.library.custom_op;
-    older versions keep the direct path for every call, as before)."""
+    """Whether a call with ``x`` goes through the registered op. torch before 2.4 (no
+    torch.library.custom_op) keeps the direct path for every call."""
     torch = sys.modules.get("torch")
-    if torch is None or not isinstance(x, torch.Tensor) or not hasattr(torch.library, "custom_op"):
+    if torch is None or not isinstance(x, torch.Tensor):
+        return False
+    if _OPS is None and not _try_register(torch):  # registered at import when torch came first
         return False
     return torch.compiler.is_compiling() or (x.requires_grad and torch.is_grad_enabled())
+
+
+def _try_register(torch) -> bool:
+    if not hasattr(torch.library, "custom_op"):
+        return False
+    ops()
+    return True
+
+
+def register_if_imported():
+    """At parascan's import: the ops registered when torch is already imported, so that a first call traced
+    by torch.compile finds them (registering while Dynamo traces would break the graph)."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        _try_register(torch)
 
 
 def ops():

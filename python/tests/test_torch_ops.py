@@ -1,6 +1,10 @@
 """parascan under torch.compile, torch.export and autograd (issue 35): the custom ops torch.ops.parascan.*
 checked by torch.library.opcheck, traced with fullgraph=True, exported, and differentiated (gradcheck in
 float64) — each result compared with torch's own function."""
+import os
+import subprocess
+import sys
+
 import pytest
 
 import parascan
@@ -130,3 +134,16 @@ def test_eager_calls_without_gradients_skip_the_op():
     assert parascan._torch_ops.routed(x.requires_grad_())
     with torch.no_grad():
         assert not parascan._torch_ops.routed(x)
+
+
+@gpu
+def test_a_fresh_process_compiles_before_any_eager_call():
+    """import torch, then parascan: the ops are registered at import, so the first call is a traced one."""
+    require("torch")
+    code = ("import torch, parascan\n"
+            "f = torch.compile(lambda x: parascan.inclusive_scan(x) * 2, fullgraph=True)\n"
+            "x = torch.arange(1000, device='cuda', dtype=torch.float32)\n"
+            "assert torch.equal(f(x), torch.cumsum(x, 0) * 2)\n"
+            "print('ok')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ), timeout=300)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-2000:]
