@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# One call of the lent GPU machine (device tool, carry=["carry"], command `bash scripts/device_run.sh MODE`):
+# libparascan built there, the rest from carry/pkg.tar.xz (scripts/device_pack.sh), the Python module
+# pip-installed against that prefix. Logs in $OUT (summary.txt, the bench tables, logs.tgz: the device
+# tool brings back only a few files).
+#
+#   MODE full           the whole suite: gpu_tests in 4 shards, cli_tests, unit_tests, consumer, pytest
+#                       (~8 minutes on an H200 with the build)
+#   MODE tests FILTER   gpu_tests --gtest_filter=FILTER, then memcheck and racecheck over the same filter
+#   MODE bench ARGS...  bench ARGS (e.g. --primitive topk) and python -m parascan.bench --batched
+set -u
+mode=${1:-full}; shift || true
+root=$PWD
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+S=$out/summary.txt
+L=/tmp/logs; mkdir -p $L
+t0=$(date +%s)
+note() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$S"; }
+nvidia-smi -L >> "$S" 2>&1 || { note "no GPU visible"; exit 4; }
+rm -rf carry/bin carry/prefix; tar -xJf carry/pkg.tar.xz -C carry
+cmake -S . -B /tmp/dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > $L/configure.log 2>&1
+cmake --build /tmp/dev --target parascan.core -j "$(nproc)" > $L/core.log 2>&1; rc=$?
+note "libparascan build rc=$rc"; [ $rc -eq 0 ] || { tail -40 $L/core.log | tee -a "$S"; exit 1; }
+cp -a /tmp/dev/core/libparascan.so* carry/prefix/lib/
+# The carried binaries hold absolute paths under /work/main/build (libraries, tools) and /work/main/data.
+if [ "$root" != /work/main ]; then mkdir -p /work && ln -sfn "$root" /work/main; fi
+mkdir -p /work/main/build
+ln -sfn "$root/carry/bin" /work/main/build/bin
+ln -sfn "$root/carry/prefix/lib" /work/main/build/core
+ln -sfn "$root/carry/prefix/lib" /work/main/build/validation
+nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
+export LD_LIBRARY_PATH=$root/carry/prefix/lib:/usr/local/cuda/lib64:${nccl:+$nccl:}${LD_LIBRARY_PATH:-}
+( python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/pysite . \
+    -C cmake.define.CMAKE_PREFIX_PATH="$root/carry/prefix" -C cmake.define.CMAKE_CUDA_ARCHITECTURES=90 \
+    > $L/pip.log 2>&1; echo "pip rc=$?" >> $L/pip.log ) &
+pip_pid=$!
+B=carry/bin
+export PYTHONPATH=/tmp/pysite PARASCAN_STRICT_FRAMEWORKS=1
+san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+case "$mode" in
+  full)
+    timeout 60 $B/unit_tests > $L/unit.log 2>&1; note "unit_tests rc=$? $(grep -E '^\[  (PASSED|FAILED)' $L/unit.log | tr '\n' ' ')"
+    for i in 0 1 2 3; do
+      GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout 330 $B/gpu_tests > $L/gpu_tests_$i.log 2>&1 &
+    done
+    timeout 200 $B/cli_tests > $L/cli.log 2>&1; note "cli_tests rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' $L/cli.log | tr '\n' ' ')"
+    [ -x $B/parascan_consumer ] && { timeout 30 $B/parascan_consumer > $L/consumer.log 2>&1; note "consumer rc=$? $(tail -1 $L/consumer.log)"; }
+    wait
+    for i in 0 1 2 3; do note "gpu_tests shard $i: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|tests ran' $L/gpu_tests_$i.log | tr '\n' ' ')"; done
+    grep -h -E "^\[  FAILED|Failure" $L/gpu_tests_*.log | head -20 >> "$S"
+    (cd python/tests && timeout 240 python3 -m pytest -q -rs -p no:cacheprovider . > $L/pytest.log 2>&1)
+    note "pytest rc=$? $(tail -1 $L/pytest.log)" ;;
+  tests)
+    filter=${1:?tests needs a gtest filter}
+    timeout 200 $B/gpu_tests --gtest_filter="$filter" > $L/tests.log 2>&1
+    note "gpu_tests rc=$? $(grep -E '^\[  (PASSED|FAILED)|Failure' $L/tests.log | head -12 | tr '\n' ' ')"
+    for tool in memcheck racecheck; do
+      PARASCAN_TEST_SMALL=1 timeout 150 $san --tool $tool --error-exitcode 9 $B/gpu_tests --gtest_filter="$filter" > $L/san_$tool.log 2>&1
+      note "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  PASSED|^\[  FAILED' $L/san_$tool.log | tr '\n' ' ')"
+    done ;;
+  bench)
+    timeout 200 $B/bench "$@" --csv $out/bench.csv > $out/bench.txt 2>&1; note "bench $* rc=$?"
+    wait $pip_pid
+    (cd /tmp && PYTHONUNBUFFERED=1 timeout 200 python3 -m parascan.bench --batched --repeat 5 > $out/pybench.txt 2>&1)
+    note "pybench rc=$?" ;;
+  *) note "unknown mode $mode"; exit 2 ;;
+esac
+wait
+note "$(tail -1 $L/pip.log)"
+tar -czf $out/logs.tgz -C /tmp logs
+note done
