@@ -5,20 +5,12 @@ kernel of the process), beside torch.topk; and for short rows, topk beside a sor
 """
 import torch
 import parascan
+from parascan.bench import _median_ms
 from torch.profiler import profile, ProfilerActivity
 
 
 def median_ms(fn, repeat=20):
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    fn()
-    times = []
-    for _ in range(repeat):
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    return sorted(times)[len(times) // 2]
+    return _median_ms(torch, fn, repeat)  # the package bench's event timing
 
 
 def kernels(fn, calls=10):
