@@ -112,6 +112,9 @@ std::vector<axis_shape> shapes(bool large = false) {
       axis_shape::rows(3, 70001),        // few long rows (several tiles each)
       axis_shape::rows(1, 100003),       // one row: the plain scan
       axis_shape::rows(777, 1),          // rows of one
+      axis_shape::rows(2048, 2048),      // a warp a row: the longest rows it takes, 16 steps each
+      axis_shape::rows(5000, 33),        // a warp a row: one step, lanes past the row
+      axis_shape::rows(3000, 2049),      // one past: the segmented scan again
       axis_shape::columns(1, 4099),      // one row down the columns: every item its own line
       axis_shape::columns(129, 33),      // two chunks, a partial column tile
       axis_shape::columns(5, 4096),      // short axis: fewer rows per warp
@@ -158,7 +161,8 @@ TEST_F(axis_scan_test, min_max_and_product) {
 }
 
 TEST_F(axis_scan_test, in_place) {
-  for (const axis_shape& s : {axis_shape::rows(1001, 999), axis_shape::columns(999, 1001), axis_shape{3, 500, 70}}) {
+  for (const axis_shape& s : {axis_shape::rows(1001, 999), axis_shape::rows(4000, 300), axis_shape::columns(999, 1001),
+                              axis_shape{3, 500, 70}}) {
     check_axis<std::int32_t, std::int32_t>(s, sum{}, kind::inclusive, 0, 21, true);
     check_axis<std::int32_t, std::int32_t>(s, sum{}, kind::exclusive, 4, 22, true);
   }

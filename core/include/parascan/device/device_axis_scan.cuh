@@ -1,7 +1,9 @@
 // Scans along one axis (axis_scan.hpp): the definitions, and the column kernels.
 //
-// inner == 1 (rows): the head-flag segmented scan of segmented_scan.cuh with computed heads (row_heads),
-// single pass; one row (outer == 1) is the plain scan.
+// inner == 1 (rows): at least 2048 rows of at most 2048 items each take row_scan_kernel, a warp a row
+// (4 items a lane, the lanes' totals scanned by shuffles, a carry from one 128-item step to the next);
+// other rows the head-flag segmented scan of segmented_scan.cuh with computed heads (row_heads), single
+// pass; one row (outer == 1) is the plain scan.
 //
 // inner > 1 (columns): reduce-then-scan down the extent axis. A block of 32 × 8 threads takes a tile of
 // 32 adjacent columns and a chunk of 8·S rows (S ≤ 16 rows per warp, fewer when the axis is short);
@@ -19,6 +21,7 @@
 #include "parascan/axis_scan.hpp"
 #include "parascan/device/device_scan.cuh"
 #include "parascan/device/segmented_scan.cuh"
+#include "parascan/warp/warp_shuffle.cuh"
 
 namespace parascan::device {
 
@@ -192,6 +195,72 @@ cudaError_t column_scan(char* temp, const In* in, Out* out, axis_shape s, Op op,
   return check_launch(stream, sync);
 }
 
+/// Rows taken a warp a row: at least row_warp_min_rows rows of at most row_warp_max items.
+struct row_policy {
+  static constexpr int items = 4;            // a lane's consecutive items per step
+  static constexpr int warps = 8;            // warps (rows in flight) a block
+  static constexpr std::int64_t max_extent = 2048, min_rows = 2048;
+  static bool takes(axis_shape s) { return s.inner == 1 && s.extent <= max_extent && s.outer >= min_rows; }
+};
+
+/// A partial result that may be empty (no item yet): combined in order, no identity needed.
+template <class T>
+struct maybe {
+  T value;
+  bool has;
+  template <class Op>
+  __device__ __forceinline__ maybe then(const maybe& later, Op op) const {
+    if (!has) return later;
+    if (!later.has) return *this;
+    return {op(value, later.value), true};
+  }
+};
+
+template <class In, class Out, class Op>
+__global__ void __launch_bounds__(row_policy::warps * 32)
+    row_scan_kernel(const In* in, Out* out, std::int64_t rows, std::int64_t extent, Op op, scan_mode<Out> mode) {
+  constexpr int V = row_policy::items;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * row_policy::warps;
+  for (std::int64_t r = blockIdx.x * static_cast<std::int64_t>(row_policy::warps) + threadIdx.x / 32; r < rows;
+       r += stride) {
+    const In* src = in + r * extent;
+    Out* dst = out + r * extent;
+    maybe<Out> carry{mode.init, mode.has_init};  // everything before this step, init first
+    for (std::int64_t base = 0; base < extent; base += 32 * V) {
+      const std::int64_t first = base + static_cast<std::int64_t>(lane) * V;
+      const std::int64_t left = extent - first;
+      const int valid = left <= 0 ? 0 : (left < V ? static_cast<int>(left) : V);
+      Out t[V];  // the lane's inclusive scan of its items
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        if (j < valid) {
+          const Out x = static_cast<Out>(src[first + j]);
+          t[j] = j == 0 ? x : op(t[j - 1], x);
+        }
+      }
+      maybe<Out> inclusive{valid > 0 ? t[valid > 0 ? valid - 1 : 0] : Out{}, valid > 0};
+#pragma unroll
+      for (int o = 1; o < 32; o <<= 1) {
+        const maybe<Out> up = warp::shfl_up(inclusive, o);
+        if (lane >= o) inclusive = up.then(inclusive, op);
+      }
+      maybe<Out> before = warp::shfl_up(inclusive, 1);  // the lanes before this one
+      if (lane == 0) before.has = false;
+      const maybe<Out> prefix = carry.then(before, op);
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        if (j < valid) {
+          const maybe<Out> mine{mode.exclusive ? (j > 0 ? t[j - 1] : Out{}) : t[j], !mode.exclusive || j > 0};
+          dst[first + j] = prefix.then(mine, op).value;  // exclusive scans have an init: never empty
+        }
+      }
+      carry = carry.then(warp::shuffle_words(inclusive, [](unsigned w) { return __shfl_sync(0xffffffffu, w, 31); }),
+                         op);
+    }
+  }
+}
+
 /// Every axis scan: rows, one row, or columns, by the shape.
 template <class In, class Out, class Op>
 cudaError_t axis_scan(void* d_temp, std::size_t& temp_bytes, const In* in, Out* out, axis_shape s, Op op,
@@ -208,6 +277,16 @@ cudaError_t axis_scan(void* d_temp, std::size_t& temp_bytes, const In* in, Out* 
   if (s.inner == 1 && s.outer == 1) {  // one row: the plain scan
     return dispatch_scan<Out, false>(d_temp, temp_bytes, pointer_loader<In, Out>{in}, pointer_storer<Out>{out}, out, n,
                                      op, mode, stream, options);
+  }
+  if (row_policy::takes(s)) {  // many short rows: a warp a row, no temporary storage
+    if (d_temp == nullptr) {
+      temp_bytes = 1;
+      return cudaSuccess;
+    }
+    const std::int64_t blocks = (s.outer + row_policy::warps - 1) / row_policy::warps;
+    const auto grid = static_cast<unsigned>(blocks < (1 << 20) ? blocks : (1 << 20));
+    row_scan_kernel<In, Out, Op><<<grid, row_policy::warps * 32, 0, stream>>>(in, out, s.outer, s.extent, op, mode);
+    return check_launch(stream, options.debug_synchronous);
   }
   if (s.inner == 1) {  // rows: a segment starts every extent items
     using pair = segmented_value<Out>;
