@@ -152,8 +152,11 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
     const chunking c = round == 0 ? chunks_for(rows, length) : chunks_for(rows, w.capacity);
     const auto blocks = static_cast<unsigned>(rows * c.per_row);
     const unsigned* list_in = lists[(round + 1) % 2];
-    histogram_kernel<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, ordered, round, words, list_in, w.capacity);
-    if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+    if (round == 0) {  // later rounds' counts come from the filter before them
+      histogram_kernel<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, ordered, round, words, list_in,
+                                                                 w.capacity);
+      if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+    }
     filter_kernel<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, k, ordered, round, words, chosen, list_in,
                                                            lists[round % 2], w.capacity);
     if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
@@ -164,8 +167,10 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
   const bool cache = cache_bytes + static_cast<std::int64_t>(sizeof(finish_storage<U>)) + 1024 <= smem_limit;
   const auto finish = finish_kernel<U>;
   if (cache && (e = allow_dynamic_smem(finish, cache_bytes)) != cudaSuccess) return e;
+  auto* in = reinterpret_cast<std::uint64_t*>(ordered_in);  // composite keys, when sorted here
   finish<<<static_cast<unsigned>(rows), threads, cache ? cache_bytes : 0, stream>>>(
-      keys, length, k, ordered, words, lists[0], lists[1], w.capacity, cache, chosen);
+      keys, length, k, ordered, words, lists[0], lists[1], w.capacity, cache, chosen, w.composite ? in : nullptr,
+      w.position_bits);
   if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
 
   std::size_t sort_bytes = w.sort;
@@ -173,10 +178,7 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
     return sort_positions_and_gather(sort_temp, sort_bytes, keys, rows, length, k, chosen,
                                      reinterpret_cast<unsigned*>(ordered_out), debug, out_keys, out_at, stream);
   const std::int64_t total = rows * k;
-  auto* in = reinterpret_cast<std::uint64_t*>(ordered_in);
   auto* out = reinterpret_cast<std::uint64_t*>(ordered_out);
-  composite_kernel<U><<<item_grid(total), 256, 0, stream>>>(keys, length, k, total, chosen, ordered, w.position_bits, in);
-  if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
   segmented_sort_options so;
   so.end_bit = w.position_bits + static_cast<int>(8 * sizeof(U));
   so.debug_synchronous = debug;

@@ -1,12 +1,13 @@
 // Top-k of long rows (device_topk.cuh's filter path): several blocks a row, the row read twice from
 // memory, whatever the number of rows. Round 0 reads the row; rounds 1 and 2 read the candidates.
 //
-//   round r (two launches, blocks of (row, chunk)):
-//     histogram_kernel: counts the r-th 11-bit digit (most significant first) of the images of its chunk
-//       in shared memory and adds the non-zero counts to the row's counters of that round
+//   round 0 begins with histogram_kernel, blocks of (row, chunk): counts the top 11-bit digit of the
+//     images of its chunk in shared memory and adds the non-zero counts to the row's counters
+//   round r (one launch, blocks of (row, chunk)):
 //     filter_kernel: finds from the row's counters of rounds 0..r the digit where the count reaches the
 //       k still wanted; keys of smaller digits are chosen (positions appended to the row's k slots),
-//       keys of that digit are the next round's candidates (positions appended to a list of `capacity`)
+//       keys of that digit are the next round's candidates (positions appended to a list of `capacity`),
+//       and their next digits counted into the next round's counters
 //     rounds 1 and 2 run for a row only while its candidates number more than `finish_below`
 //   finish_kernel, a block a row: the rest of the k among the last round's candidates by
 //     block::radix_select over their images (cached in shared memory when they fit), the ties at the
@@ -245,6 +246,12 @@ __global__ void __launch_bounds__(filter_threads)
   const std::int64_t row = blockIdx.x / c.per_row;
   unsigned* w = words + row * row_words;
   if (!round_runs(w, round, capacity)) return;
+  // The next round's digit counts of this block's candidates (the next round then needs no histogram
+  // launch of its own, nor a read of the candidates for it).
+  __shared__ unsigned next_counts[bins];
+  const bool count_next = round + 1 < rounds_for<U>();
+  for (int d = threadIdx.x; d < bins; d += filter_threads) next_counts[d] = 0;
+  __syncthreads();
   // The digit of this round's threshold: the rounds' counts followed from the first, k less the keys
   // below each earlier digit.
   unsigned need = static_cast<unsigned>(k), digit = 0, below = 0;
@@ -267,7 +274,17 @@ __global__ void __launch_bounds__(filter_threads)
                                       if (!__any_sync(0xffffffffu, (below_bits | equal_bits) != 0)) return;
                                       append_bits(below_bits, first, chosen_count(w), row_chosen, k);
                                       append_bits(equal_bits, first, candidate_count(w, round), next, capacity);
+                                      if (count_next)
+#pragma unroll
+                                        for (int j = 0; j < group_of<U>; ++j)
+                                          if (equal_bits >> j & 1u)
+                                            atomicAdd(&next_counts[digit_of(ordered(items[j]), round + 1)], 1u);
                                     });
+  if (!count_next) return;
+  __syncthreads();
+  unsigned* g = w + (round + 1) * bins;
+  for (int d = threadIdx.x; d < bins; d += filter_threads)
+    if (next_counts[d] != 0) atomicAdd(&g[d], next_counts[d]);
 }
 
 /// The images of the candidates read through their positions (not cached).
@@ -314,10 +331,23 @@ __device__ void finish_candidates(finish_storage<U>& s, const Images& images, co
   }
 }
 
+/// The row's k chosen positions as (image << bits | position), for the one sort that orders them.
+template <class U>
+__device__ void composite_row(const U* src, const unsigned* at, std::int64_t k, ordered_key<U> ordered, int bits,
+                              std::uint64_t* out) {
+  __syncthreads();  // the block's own appends are written
+  for (std::int64_t j = threadIdx.x; j < k; j += threads) {
+    const unsigned p = at[j];
+    out[j] = static_cast<std::uint64_t>(ordered(src[p])) << bits | p;
+  }
+}
+
+/// composite != nullptr: the row's k also written as composite_row's keys (position_bits wide positions).
 template <class U>
 __global__ void __launch_bounds__(threads)
     finish_kernel(const U* keys, std::int64_t length, std::int64_t k, ordered_key<U> ordered, unsigned* words,
-                  const unsigned* lists0, const unsigned* lists1, std::int64_t capacity, bool cache, unsigned* chosen) {
+                  const unsigned* lists0, const unsigned* lists1, std::int64_t capacity, bool cache, unsigned* chosen,
+                  std::uint64_t* composite, int position_bits) {
   __shared__ finish_storage<U> s;
   extern __shared__ __align__(16) unsigned char cached[];
   const std::int64_t row = blockIdx.x;
@@ -328,6 +358,7 @@ __global__ void __launch_bounds__(threads)
     using select = block::radix_select<threads, U>;
     const auto r = select::select(s.keys, src, static_cast<unsigned>(length), static_cast<unsigned>(k), ordered);
     select::list(s.keys, src, static_cast<unsigned>(length), r, ordered, [&](unsigned rank, unsigned i) { out[rank] = i; });
+    if (composite != nullptr) composite_row(src, out, k, ordered, position_bits, composite + row * k);
     return;
   }
   int last = 0;  // the last round that ran for the row (each that ran found at least one candidate)
@@ -348,6 +379,7 @@ __global__ void __launch_bounds__(threads)
   } else {
     finish_candidates(s, gathered<U>{src, at, ordered}, at, m, need, out + below);
   }
+  if (composite != nullptr) composite_row(src, out, k, ordered, position_bits, composite + row * k);
 }
 
 /// Positions of the chosen as plain positions, or in the low `bits` of (image << bits | position).
@@ -362,18 +394,6 @@ struct composite_positions {
     return static_cast<unsigned>(at[i] & ((std::uint64_t{1} << bits) - 1u));
   }
 };
-
-/// out[i] = image << bits | position of the i-th chosen (rows of k): one sort of these orders a row's k
-/// by key and ties by position.
-template <class U>
-__global__ void composite_kernel(const U* keys, std::int64_t length, std::int64_t k, std::int64_t total,
-                                 const unsigned* chosen, ordered_key<U> ordered, int bits, std::uint64_t* out) {
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < total;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    const unsigned p = chosen[i];
-    out[i] = static_cast<std::uint64_t>(ordered(keys[(i / k) * length + p])) << bits | p;
-  }
-}
 
 /// out_keys[i], out_at[i] = the key at position at[i] of its row (rows of k), and that position.
 template <class U, class Positions>
