@@ -42,6 +42,15 @@ void segmented_sort_items(std::uintptr_t keys_in, std::uintptr_t keys_out, const
 void topk_items(std::uintptr_t keys, const std::string& key_type, std::int64_t rows, std::int64_t length, std::int64_t k,
                 std::uintptr_t out_keys, std::uintptr_t out_indices, bool largest, bool sorted, std::uintptr_t stream,
                 nb::object temp);
+/// The same without Python objects (callable without the GIL: the JAX FFI handlers).
+void topk_items(std::uintptr_t keys, const std::string& key_type, std::int64_t rows, std::int64_t length, std::int64_t k,
+                std::uintptr_t out_keys, std::uintptr_t out_indices, bool largest, bool sorted, std::uintptr_t stream,
+                const temp_source& temp);
+
+/// A same-type scan of n items (inclusive, or exclusive from the operator's identity) without Python
+/// objects; temporary storage from `temp`.
+void scan_items_plain(bool inclusive, std::uintptr_t in, std::uintptr_t out, const std::string& type, std::int64_t n,
+                      const std::string& op, std::uintptr_t stream, const temp_source& temp);
 
 /// temp: None (parascan's pool) or a callable taking a byte count and returning a device array with
 /// `.ptr` (the framework's caching allocator); `held` keeps that block until the call is enqueued.

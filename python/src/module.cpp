@@ -37,6 +37,9 @@ using namespace parascan::python;
 namespace parascan::python {
 void bind_images(nb::module_& m);  // images.cpp
 void bind_direct(nb::module_& m);  // direct.cpp
+#ifdef PARASCAN_JAX_FFI
+void bind_jax(nb::module_& m);  // jax_ffi.cpp
+#endif
 }
 
 namespace {
@@ -101,6 +104,24 @@ void scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, s
       throw nb::value_error(("parascan: no " + op + " scan from " + in_type + " to " + out_type +
                              " (same-type scans of every integer and float type, bitwise ops on integers only; "
                              "widening sums u1→u4/u8, i1→i4, u2→u4, i2→i4, u4→u8, i4→i8, f4→f8)").c_str());
+    }
+  });
+}
+
+void scan_items_plain(bool inclusive, std::uintptr_t in, std::uintptr_t out, const std::string& type, std::int64_t n,
+                      const std::string& op, std::uintptr_t stream, const temp_source& temp) {
+  with_scan_types(type, type, op, [&](auto in_tag, auto out_tag, auto op_tag) {
+    using In = typename decltype(in_tag)::type;
+    using Out = typename decltype(out_tag)::type;
+    using Op = typename decltype(op_tag)::type;
+    if constexpr (has_scan<In, Out, Op>) {
+      const cudaStream_t s = as_stream(stream);
+      two_phase([&](void* t, std::size_t& b) {
+        if (inclusive) return inclusive_scan(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, s);
+        return exclusive_scan(t, b, as_ptr<const In>(in), as_ptr<Out>(out), n, Op{}, identity_of<Op, Out>(), s);
+      }, s, inclusive ? "inclusive_scan" : "exclusive_scan", temp);
+    } else {
+      throw nb::value_error(("parascan: no " + op + " scan of " + type).c_str());
     }
   });
 }
@@ -355,11 +376,20 @@ NB_MODULE(_core, m) {
       "keys_in"_a, "keys_out"_a, "key_type"_a, "values_in"_a, "values_out"_a, "value_type"_a, "argsort"_a, "n"_a,
       "count"_a, "row_length"_a, "begin"_a, "end"_a, "descending"_a, "begin_bit"_a, "end_bit"_a, "stream"_a,
       "temp"_a = nb::none());
-  m.def("topk", &topk_items, "keys"_a, "key_type"_a, "rows"_a, "length"_a, "k"_a, "out_keys"_a, "out_indices"_a,
+  m.def("topk",
+        [](std::uintptr_t keys, const std::string& key_type, std::int64_t rows, std::int64_t length, std::int64_t k,
+           std::uintptr_t out_keys, std::uintptr_t out_indices, bool largest, bool sorted, std::uintptr_t stream,
+           nb::object temp) {
+          topk_items(keys, key_type, rows, length, k, out_keys, out_indices, largest, sorted, stream, std::move(temp));
+        },
+        "keys"_a, "key_type"_a, "rows"_a, "length"_a, "k"_a, "out_keys"_a, "out_indices"_a,
         "largest"_a, "sorted"_a, "stream"_a, "temp"_a = nb::none());
   m.def("segmented_scan", &segmented_scan_items, "inclusive"_a, "in"_a, "in_type"_a, "heads"_a, "out"_a,
         "out_type"_a, "n"_a, "op"_a, "init"_a.none(), "stream"_a);
   bind_images(m);
   bind_direct(m);
+#ifdef PARASCAN_JAX_FFI
+  bind_jax(m);
+#endif
 }
 

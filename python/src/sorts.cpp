@@ -107,19 +107,24 @@ temp_source temp_from(nb::object temp, nb::object& held) {
 /// Top-k of `rows` rows of `length` keys: keys and int64 positions, rows × k each.
 void topk_items(std::uintptr_t keys, const std::string& key_type, std::int64_t rows, std::int64_t length, std::int64_t k,
                 std::uintptr_t out_keys, std::uintptr_t out_indices, bool largest, bool sorted, std::uintptr_t stream,
-                nb::object temp) {
+                const temp_source& from) {
   const cudaStream_t s = as_stream(stream);
   topk_options o;
   o.largest = largest;
   o.sorted = sorted;
-  nb::object held;
-  const temp_source from = temp_from(temp, held);
   with_key_type(key_type, [&](auto k_tag) {
     using K = typename decltype(k_tag)::type;
     two_phase([&](void* t, std::size_t& b) {
       return topk(t, b, as_ptr<const K>(keys), rows, length, k, as_ptr<K>(out_keys), as_ptr<std::int64_t>(out_indices), o, s);
     }, s, "topk", from);
   });
+}
+
+void topk_items(std::uintptr_t keys, const std::string& key_type, std::int64_t rows, std::int64_t length, std::int64_t k,
+                std::uintptr_t out_keys, std::uintptr_t out_indices, bool largest, bool sorted, std::uintptr_t stream,
+                nb::object temp) {
+  nb::object held;
+  topk_items(keys, key_type, rows, length, k, out_keys, out_indices, largest, sorted, stream, temp_from(temp, held));
 }
 
 }  // namespace parascan::python

@@ -1,0 +1,111 @@
+"""parascan for JAX: scans, sorts and top-k of ``jax.Array``s on a CUDA GPU as XLA custom calls
+(``jax.ffi.ffi_call`` targets compiled into parascan's module), so they run inside ``jax.jit`` on XLA's
+stream, with temporary storage from XLA's scratch allocator, and return ``jax.Array``s.
+
+    import jax, jax.numpy as jnp, parascan.jax as pj
+    f = jax.jit(lambda x: pj.sort(x) + pj.inclusive_scan(x))
+
+Functions (NumPy conventions as the main package's):
+    inclusive_scan(x, op="sum"), exclusive_scan(x, op="sum")   the items in C order, shape kept (axis=None)
+    sort(x, axis=-1, descending=False)                          stable, CUB's key order
+    argsort(x, axis=-1, descending=False)                       int32 positions, int64 with jax_enable_x64
+    topk(x, k, axis=-1, largest=True, sorted=True)              (values, int64 indices): needs jax_enable_x64
+Scans take sum, product, min, max, and, or, xor of 8..64-bit integers and float32/float64 (same type in
+and out; an exclusive scan starts from the operator's identity). Sort keys: every integer and float type,
+float16 and bfloat16 included. An axis other than the last is moved last by ``jnp.moveaxis`` (a
+transposing copy in XLA). Needs a parascan built with jax importable (the module then carries the targets).
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from . import _core
+
+_registered = False
+
+
+def _register():
+    global _registered
+    if _registered:
+        return
+    targets = getattr(_core, "jax_targets", None)
+    if targets is None:
+        raise RuntimeError("parascan.jax: this parascan was built without its JAX targets (jax was not importable "
+                           "when it was built); reinstall it where jax is installed")
+    for name, capsule in targets().items():
+        jax.ffi.register_ffi_target(name, capsule, platform="CUDA")
+    _registered = True
+
+
+def _call(target, results, *args, **attrs):
+    _register()
+    return jax.ffi.ffi_call(target, results, vmap_method="sequential")(*args, **attrs)
+
+
+def _scan(inclusive, x, op, axis):
+    x = jnp.asarray(x)
+    if axis is not None:
+        raise ValueError("parascan.jax scans take axis=None (the items in C order, shape kept); a scan along one "
+                         f"axis is parascan's for torch, CuPy and NumPy arrays only for now (got axis={axis!r})")
+    if x.dtype in (jnp.float16, jnp.bfloat16) or x.dtype == jnp.bool_:
+        raise TypeError(f"parascan.jax: argument 'x' has dtype {x.dtype}; scans take 8..64-bit integers, float32 and "
+                        "float64")
+    return _call("parascan_scan", jax.ShapeDtypeStruct(x.shape, x.dtype), x, inclusive=bool(inclusive), op=str(op))
+
+
+def inclusive_scan(x, op="sum", axis=None):
+    """``out[i] = x[0] ∘ … ∘ x[i]`` over the items in C order (``jnp.cumsum(x).reshape(x.shape)`` for sums)."""
+    return _scan(True, x, op, axis)
+
+
+def exclusive_scan(x, op="sum", axis=None):
+    """``out[i] = identity ∘ x[0] ∘ … ∘ x[i-1]`` over the items in C order."""
+    return _scan(False, x, op, axis)
+
+
+def _along(x, axis, f):
+    """f over the last axis of x with `axis` moved there (None: the flattened array), moved back after."""
+    x = jnp.asarray(x)
+    if axis is None:
+        return f(x.reshape(-1))
+    if x.ndim == 0:
+        raise ValueError("parascan.jax: a 0-d array has no axis to sort along")
+    axis = axis % x.ndim
+    if axis == x.ndim - 1:
+        return f(x)
+    r = f(jnp.moveaxis(x, axis, -1))
+    return tuple(jnp.moveaxis(v, -1, axis) for v in r) if isinstance(r, tuple) else jnp.moveaxis(r, -1, axis)
+
+
+def sort(x, axis=-1, descending=False):
+    """Each line along ``axis`` sorted (stable); ``axis=None`` sorts the flattened array."""
+    return _along(x, axis, lambda v: _call("parascan_sort", jax.ShapeDtypeStruct(v.shape, v.dtype), v,
+                                           descending=bool(descending)))
+
+
+def argsort(x, axis=-1, descending=False):
+    """The stable sorting permutation along ``axis`` (as ``jnp.argsort(x, stable=True)``)."""
+    index = jnp.int64 if jax.config.jax_enable_x64 else jnp.int32
+    return _along(x, axis, lambda v: _call("parascan_argsort", jax.ShapeDtypeStruct(v.shape, index), v,
+                                           descending=bool(descending)))
+
+
+def topk(x, k, axis=-1, largest=True, sorted=True):
+    """The ``k`` largest (smallest) items along ``axis`` and their int64 positions, as ``torch.topk``;
+    ties go to the earliest positions. Needs ``jax_enable_x64`` (the positions are int64)."""
+    if not jax.config.jax_enable_x64:
+        raise ValueError("parascan.jax.topk returns int64 positions: enable jax_enable_x64 "
+                         "(jax.config.update('jax_enable_x64', True))")
+    x = jnp.asarray(x)
+    if x.ndim == 0:
+        raise ValueError("parascan.jax.topk needs an array of at least one dimension")
+    length = x.shape[axis % x.ndim]
+    if not isinstance(k, (int, np.integer)) or not 0 <= k <= length:
+        raise ValueError(f"parascan.jax: k={k!r} must be an integer from 0 to {length} (the length of axis {axis})")
+
+    def rows(v):
+        shape = v.shape[:-1] + (int(k),)
+        return tuple(_call("parascan_topk", (jax.ShapeDtypeStruct(shape, v.dtype), jax.ShapeDtypeStruct(shape, jnp.int64)),
+                           v, k=np.int64(k), largest=bool(largest), sorted=bool(sorted)))
+
+    return _along(x, axis, rows)

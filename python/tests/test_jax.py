@@ -1,0 +1,104 @@
+"""parascan.jax (issue 35): scans, sorts and top-k as XLA FFI targets under jax.jit, each result compared
+with jax.numpy's / jax.lax's own on the same arrays; and a jitted function of several calls."""
+import numpy as np
+import pytest
+
+from conftest import _strict, gpu
+
+
+def _jax():
+    try:
+        import jax
+
+        if not any(d.platform == "gpu" for d in jax.devices()):
+            raise RuntimeError("no GPU device in jax")
+    except Exception as e:  # missing, or a CPU-only jaxlib
+        if _strict():
+            pytest.fail(f"jax with CUDA is not usable on this GPU machine: {e}")
+        pytest.skip(f"jax with CUDA not usable: {e}")
+    jax.config.update("jax_enable_x64", True)
+    import parascan.jax as pj
+
+    return jax, pj
+
+
+@gpu
+@pytest.mark.parametrize("dtype", ["int32", "uint64", "float32", "float64"])
+def test_scans_under_jit_match_cumsum(dtype):
+    jax, pj = _jax()
+    jnp = jax.numpy
+    x = jnp.asarray((np.random.default_rng(1).random((37, 1001)) * 100).astype(dtype))
+    got = np.asarray(jax.jit(pj.inclusive_scan)(x)).reshape(-1)
+    ex = np.asarray(jax.jit(pj.exclusive_scan)(x)).reshape(-1)
+    h = np.asarray(x).reshape(-1)
+    if "float" in dtype:  # against float64 sums: the orders of addition differ
+        want = np.cumsum(h.astype(np.float64))
+        np.testing.assert_allclose(got, want, rtol=1e-4)
+        np.testing.assert_allclose(ex[1:], want[:-1], rtol=1e-4)
+        assert ex[0] == 0
+    else:
+        want = np.cumsum(h, dtype=h.dtype)
+        assert np.array_equal(got, want) and ex[0] == 0 and np.array_equal(ex[1:], want[:-1])
+    mx = jax.jit(lambda v: pj.inclusive_scan(v, op="max"))(x)
+    assert np.array_equal(np.asarray(mx), np.maximum.accumulate(np.asarray(x).reshape(-1)).reshape(x.shape))
+
+
+@gpu
+@pytest.mark.parametrize("shape,axis", [((100003,), -1), ((64, 5000), -1), ((300, 70), 0), ((6, 7, 8), None)])
+@pytest.mark.parametrize("dtype", ["float32", "int16", "bfloat16"])
+def test_sort_and_argsort_under_jit_match_jnp(shape, axis, dtype):
+    jax, pj = _jax()
+    jnp = jax.numpy
+    x = jax.random.normal(jax.random.key(2), shape).astype(dtype) * 50
+    for descending in (False, True):
+        s = jax.jit(lambda v: pj.sort(v, axis=axis, descending=descending))(x)
+        i = jax.jit(lambda v: pj.argsort(v, axis=axis, descending=descending))(x)
+        want_s = jnp.sort(x, axis=axis, descending=descending, stable=True)
+        want_i = jnp.argsort(x, axis=axis, descending=descending, stable=True)
+        assert np.array_equal(np.asarray(s).view(np.uint8), np.asarray(want_s).view(np.uint8))
+        assert np.array_equal(np.asarray(i), np.asarray(want_i)) and i.dtype == jnp.int64
+
+
+@gpu
+@pytest.mark.parametrize("shape,k", [((64, 50257), 50), ((256, 4000), 1024), ((1000, 16), 4)])
+def test_topk_under_jit_matches_lax_top_k(shape, k):
+    jax, pj = _jax()
+    x = jax.random.normal(jax.random.key(3), shape, dtype=jax.numpy.float32) * 100
+    v, i = jax.jit(lambda t: pj.topk(t, k))(x)
+    wv, wi = jax.lax.top_k(x, k)
+    assert np.array_equal(np.asarray(v), np.asarray(wv))
+    assert np.array_equal(np.asarray(jax.numpy.take_along_axis(x, i, axis=-1)), np.asarray(v))
+
+
+@gpu
+def test_one_jitted_function_of_several_calls_returns_jax_arrays():
+    jax, pj = _jax()
+    jnp = jax.numpy
+    x = jax.random.uniform(jax.random.key(4), (128, 3000), dtype=jnp.float32)
+
+    @jax.jit
+    def f(x):
+        s = pj.sort(x)
+        return pj.inclusive_scan(s), pj.topk(x, 10)[0]
+
+    c, t = f(x)
+    assert isinstance(c, jax.Array) and isinstance(t, jax.Array)
+    np.testing.assert_allclose(np.asarray(c), np.asarray(jnp.cumsum(jnp.sort(x).reshape(-1)).reshape(x.shape)),
+                               rtol=1e-4)
+    assert np.array_equal(np.asarray(t), np.asarray(jax.lax.top_k(x, 10)[0]))
+
+
+def test_bad_arguments_are_refused_before_any_device_work():
+    try:
+        import jax
+    except Exception:
+        pytest.skip("jax not installed")
+    import parascan.jax as pj
+
+    jax.config.update("jax_enable_x64", True)
+    with pytest.raises(ValueError, match="axis=None"):
+        pj.inclusive_scan(jax.numpy.ones((2, 3)), axis=1)
+    with pytest.raises(TypeError, match="float16"):
+        pj.exclusive_scan(jax.numpy.ones(3, dtype=jax.numpy.float16))
+    with pytest.raises(ValueError, match="k=7"):
+        pj.topk(jax.numpy.ones((2, 3)), 7)
