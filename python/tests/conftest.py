@@ -1,6 +1,10 @@
 """Fixtures: the array frameworks present (NumPy always; CuPy and PyTorch where importable), and a skip
 for GPU tests on a machine without a CUDA device (they report *skipped* there, never passed)."""
 import importlib
+import os
+
+# JAX takes 75% of the GPU at its first call unless told otherwise; torch and CuPy share this process.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 import numpy as np
 import pytest
