@@ -36,12 +36,15 @@ std::string code_of(ffi::DataType t) {
 }
 
 /// XLA's scratch allocator as parascan's temporary-storage source (freed by XLA after the handler, in
-/// the stream's order).
+/// the stream's order). XLA accepts alignments of at most 16 bytes, so 255 more bytes are asked for and
+/// the pointer rounded up to parascan's 256.
 temp_source scratch_of(ffi::ScratchAllocator& scratch) {
   return [&scratch](std::size_t bytes) -> void* {
-    const auto p = scratch.Allocate(bytes, 256);
+    constexpr std::size_t align = 256;
+    const auto p = scratch.Allocate(bytes + align - 1, 16);
     if (!p.has_value()) throw std::runtime_error("parascan: XLA's scratch allocator refused " + std::to_string(bytes) + " bytes");
-    return *p;
+    const auto at = (reinterpret_cast<std::uintptr_t>(*p) + align - 1) & ~std::uintptr_t(align - 1);
+    return reinterpret_cast<void*>(at);
   };
 }
 
