@@ -7,7 +7,9 @@
 #   MODE full           the whole suite: gpu_tests in 4 shards, cli_tests, unit_tests, consumer, pytest
 #                       (~8 minutes on an H200 with the build)
 #   MODE tests FILTER   gpu_tests --gtest_filter=FILTER, then memcheck and racecheck over the same filter
-#   MODE bench ARGS...  bench ARGS (e.g. --primitive topk) and python -m parascan.bench --batched
+#   MODE bench P[,P] ARGS...  bench --primitive P ARGS for each P, then python -m parascan.bench with each
+#                       flag in $PYBENCH (default --batched; e.g. "--batched --peers"), after pytest over
+#                       $PYTEST (test files or -k expressions) if set. Carry .whl too for cuda.compute.
 set -u
 mode=${1:-full}; shift || true
 root=$PWD
@@ -37,6 +39,11 @@ export LD_LIBRARY_PATH=$root/carry/prefix/lib:/usr/local/cuda/lib64:${nccl:+$ncc
 pip_pid=$!
 B=carry/bin
 export PYTHONPATH=/tmp/pysite PARASCAN_STRICT_FRAMEWORKS=1
+# Wheels the image lacks (cuda.compute's cuda-cccl), carried in .whl/ (device README).
+if ls .whl/*.whl > /dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/whl .whl/*.whl \
+    > $L/wheels.log 2>&1 && PYTHONPATH=$PYTHONPATH:/tmp/whl; note "wheels: $(ls .whl | tr '\n' ' ')"
+fi
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 case "$mode" in
   full)
@@ -60,10 +67,20 @@ case "$mode" in
       note "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  PASSED|^\[  FAILED' $L/san_$tool.log | tr '\n' ' ')"
     done ;;
   bench)
-    timeout 200 $B/bench "$@" --csv $out/bench.csv > $out/bench.txt 2>&1; note "bench $* rc=$?"
+    prims=${1:?bench needs primitives, e.g. topk,axis}; shift
+    for p in ${prims//,/ }; do
+      timeout 200 $B/bench --primitive "$p" "$@" --csv $L/bench-$p.csv > $out/bench-$p.txt 2>&1; note "bench $p $* rc=$?"
+    done
     wait $pip_pid
-    (cd /tmp && PYTHONUNBUFFERED=1 timeout 200 python3 -m parascan.bench --batched --repeat 5 > $out/pybench.txt 2>&1)
-    note "pybench rc=$?" ;;
+    if [ -n "${PYTEST:-}" ]; then
+      (cd python/tests && timeout 200 python3 -m pytest -q -rs -p no:cacheprovider $PYTEST > $L/pytest.log 2>&1)
+      note "pytest $PYTEST rc=$? $(tail -1 $L/pytest.log)"
+    fi
+    for flag in ${PYBENCH:---batched}; do
+      (cd /tmp && PYTHONUNBUFFERED=1 timeout 240 python3 -m parascan.bench $flag --repeat 5 --csv $L/pybench$flag.csv \
+        > $out/pybench$flag.txt 2>&1)
+      note "pybench $flag rc=$?"
+    done ;;
   *) note "unknown mode $mode"; exit 2 ;;
 esac
 wait

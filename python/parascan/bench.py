@@ -7,9 +7,11 @@ items/s and the ratio (> 1: parascan faster), checking each parascan result agai
 host cost of one call at 2^10: the Python function (its direct path, and the Python layer's with out=),
 and the compiled layer called with raw pointers (the C++ call plus nanobind's conversion), without
 synchronising. --batched: instead, the batched shapes (rows sorted, argsorted and scanned along either
-axis of a matrix) beside torch and CuPy (bench_batched.py).
+axis of a matrix) beside torch and CuPy (bench_batched.py). --peers: beside cuda.compute at its fastest
+call form and beside jax.numpy / jax.lax under jax.jit (bench_peers.py).
 """
 import argparse
+import os
 import sys
 import time
 
@@ -39,6 +41,8 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=10)
     p.add_argument("--csv")
     p.add_argument("--batched", action="store_true", help="the batched shapes (sort/argsort of rows, cumsum along an axis)")
+    p.add_argument("--peers", action="store_true",
+                   help="beside cuda.compute (its fastest call form) and JAX's own operations under jax.jit")
     a = p.parse_args(argv)
     if parascan.device_count() == 0:
         print("parascan.bench: no CUDA device", file=sys.stderr)
@@ -48,17 +52,24 @@ def main(argv=None):
         import cupy
     except Exception:
         cupy = None
-    try:
-        import cuda.compute  # noqa: F401  (CCCL's Python algorithms)
-        print("note: cuda.compute is installed but not yet timed here", file=sys.stderr)
-    except Exception:
-        print("cuda.compute: not installed, not compared")
     print(f"parascan {parascan.__version__} on {torch.cuda.get_device_name()}, torch {torch.__version__}"
           + (f", cupy {cupy.__version__}" if cupy else "") + f", median of {a.repeat}")
     rows = []
-    if a.batched:
-        from . import bench_batched
-        bench_batched.run(torch, cupy, _median_ms, a.repeat, rows)
+    if a.batched or a.peers:
+        if a.batched:
+            from . import bench_batched
+            bench_batched.run(torch, cupy, _median_ms, a.repeat, rows)
+        if a.peers:
+            from . import bench_peers
+
+            def row(op, shape, peer, peer_ms, ours_ms, ok):
+                rows.append((op, shape, peer, peer_ms, ours_ms, ok))
+                print(f"{op:18s} {shape:16s} {peer:32s} {peer_ms:9.4f} ms  parascan {ours_ms:9.4f} ms  "
+                      f"{peer_ms / ours_ms:5.2f}x  {'ok' if ok else 'MISMATCH'}", flush=True)
+
+            os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # torch shares this process
+            bench_peers.run_cuda_compute(torch, _median_ms, a.repeat, rows, row)
+            bench_peers.run_jax(a.repeat, rows, row)
         if a.csv:
             with open(a.csv, "w") as f:
                 f.write("op,shape,peer,peer_ms,parascan_ms,ratio,check\n")
