@@ -114,6 +114,12 @@ std::vector<axis_shape> shapes(bool large = false) {
       axis_shape::rows(777, 1),          // rows of one
       axis_shape::rows(2048, 2048),      // a warp a row: the longest rows it takes, 16 steps each
       axis_shape::rows(5000, 33),        // a warp a row: one step, lanes past the row
+      axis_shape::rows(4099, 1),         // a lane a row (32 rows a warp), the last warp partly past the rows
+      axis_shape::rows(3001, 5),         // 2 lanes a row, lanes past the row
+      axis_shape::rows(2050, 16),        // 4 lanes a row, exactly full
+      axis_shape::rows(4097, 32),        // 8 lanes a row, one live group in the last warp
+      axis_shape::rows(2049, 61),        // 16 lanes a row
+      axis_shape::rows(3000, 129),       // a warp a row, two steps (the carry between them)
       axis_shape::rows(3000, 2049),      // one past: the segmented scan again
       axis_shape::columns(1, 4099),      // one row down the columns: every item its own line
       axis_shape::columns(129, 33),      // two chunks, a partial column tile
@@ -125,6 +131,7 @@ std::vector<axis_shape> shapes(bool large = false) {
   if (large && !parascan::test::small_sizes_only()) {
     v.push_back(axis_shape::columns(1 << 20, 32));  // numpy.cumsum(x, axis=0) of (1M, 32): three levels
     v.push_back(axis_shape::rows(1 << 16, 256));
+    v.push_back(axis_shape::rows(1 << 20, 32));
     v.push_back(axis_shape{2, 300001, 40});
   }
   return v;

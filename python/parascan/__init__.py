@@ -39,6 +39,9 @@ def _output(a: Array, out, name, shape, dtype, stream) -> Array:
     if out is None:
         return a.empty(shape, dtype, stream)
     o = wrap(out, name, stream)
+    if o.back is not None:
+        raise TypeError(f"parascan: argument '{name}' is a JAX array; JAX arrays are immutable: leave {name}=None "
+                        "(the result comes back as a new jax.Array)")
     if o.kind == "numpy":
         raise TypeError(f"parascan: argument '{name}' must be a device array (CuPy, PyTorch, ...), not NumPy")
     if o.size != math.prod(shape) or o.dtype != dtype:

@@ -49,13 +49,43 @@ def _cupy():
     return sys.modules.get("cupy")
 
 
+_CUPY_TRIED = False
+
+
+def _cupy_importable():
+    """CuPy, imported on first need (None when it is not installed or not usable)."""
+    global _CUPY_TRIED
+    cupy = sys.modules.get("cupy")
+    if cupy is None and not _CUPY_TRIED:
+        _CUPY_TRIED = True
+        try:
+            import cupy
+        except Exception:
+            cupy = None
+    return cupy
+
+
+def _is_jax(obj):
+    jax = sys.modules.get("jax")
+    return jax is not None and isinstance(obj, jax.Array)
+
+
+def _to_jax(result):
+    """A parascan result (CuPy array or torch tensor holding a JAX input's results) as a jax.Array, without a
+    copy: jax reads it through DLPack, on the stream handshake."""
+    import jax.dlpack
+
+    return jax.dlpack.from_dlpack(result)
+
+
 class Array:
     """A device view of the caller's array: pointer, NumPy dtype, shape, and how to make more like it."""
 
-    __slots__ = ("obj", "name", "kind", "ptr", "dtype", "code", "shape", "owner", "device")
+    __slots__ = ("obj", "name", "kind", "ptr", "dtype", "code", "shape", "owner", "device", "back")
 
     def __init__(self, obj, name, kind, ptr, dtype, shape, owner=None, device=None):
         self.obj, self.name, self.kind, self.ptr = obj, name, kind, ptr
+        self.back = None  # results handed back converted (JAX inputs: CuPy/torch results as jax.Array)
         # Type names and codes from tables: np.dtype(...).name is a Python-level property costing ~2 µs a call.
         self.dtype = _DTYPES[dtype] if isinstance(dtype, str) else np.dtype(dtype)
         self.code = _CODE_OF.get(self.dtype)
@@ -72,11 +102,18 @@ class Array:
         if self.kind == "torch":
             # A new contiguous tensor of a known dtype on the input's device: described directly, not wrapped.
             t = _torch().empty(shape, dtype=_torch_dtype(dtype), device=self.obj.device)
-            return Array(t, "out", "torch", t.data_ptr(), dtype, shape, device=self.device)
+            out = Array(t, "out", "torch", t.data_ptr(), dtype, shape, device=self.device)
+            out.back = self.back
+            return out
         if self.kind == "cupy":
             cupy = _cupy()
             with cupy.cuda.Device(self.device):
-                return wrap(cupy.empty(shape, dtype=dtype), "out")
+                out = wrap(cupy.empty(shape, dtype=dtype), "out")
+            out.back = self.back
+            return out
+        if self.kind == "cai" and _cupy_importable() is not None:
+            # Other CUDA arrays (Numba, cuda.core, ...): results as CuPy arrays on the current device.
+            return wrap(_cupy().empty(shape, dtype=dtype), "out")
         out = Buffer.new(shape, dtype, stream)
         out.kind = "numpy" if self.kind == "numpy" else "cai"  # other CUDA arrays get a device Buffer
         return out
@@ -85,7 +122,8 @@ class Array:
         """The object to hand back to the caller (its first `count` items along axis 0 when given)."""
         if self.kind == "numpy":
             return self.obj.to_numpy(stream, count)
-        return self.obj if count is None else self.obj[:count]
+        r = self.obj if count is None else self.obj[:count]
+        return r if self.back is None else self.back(r)
 
 
 class Buffer:
@@ -207,6 +245,11 @@ def wrap(obj, name, stream=None):
             raise ValueError(f"parascan: argument '{name}' is not contiguous ({_describe(obj)}, strides "
                              f"{obj.stride()}); pass x.contiguous()")
         return Array(obj, name, "torch", obj.data_ptr(), dtype, obj.shape, device=obj.get_device())
+    if _is_jax(obj):
+        # Read through DLPack by CuPy (else torch) without a copy; results go back as jax.Array.
+        a = _from_dlpack(obj, name, stream)
+        a.back = _to_jax
+        return a
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         dtype = np.dtype(cai["typestr"])
@@ -220,13 +263,19 @@ def wrap(obj, name, stream=None):
         device = obj.device.id if kind == "cupy" else None
         return Array(obj, name, kind, cai["data"][0], dtype, cai["shape"], device=device)
     if hasattr(obj, "__dlpack__"):
-        # Imported without a copy by a framework that reads DLPack; results come back in that framework.
-        for mod in (torch, _cupy()):
-            if mod is not None:
-                return wrap(mod.from_dlpack(obj), name, stream)
-        raise TypeError(f"parascan: argument '{name}' supports only DLPack; import torch or cupy so parascan can "
-                        "read it without a copy")
+        return _from_dlpack(obj, name, stream)
     raise TypeError(f"parascan: argument '{name}' of type {type(obj).__name__} is not an array; {accepted}")
+
+
+def _from_dlpack(obj, name, stream):
+    """A DLPack producer imported without a copy by CuPy (when importable), else torch; the producer orders its
+    pending work before the importer's current stream (the DLPack stream handshake), no host synchronisation.
+    Results come back in the importing framework."""
+    for mod in (_cupy_importable(), _torch()):
+        if mod is not None:
+            return wrap(mod.from_dlpack(obj), name, stream)
+    raise TypeError(f"parascan: argument '{name}' ({type(obj).__name__}) supports only DLPack; install CuPy (or "
+                    "import torch) so parascan can read it without a copy")
 
 
 def use_device_of(a: "Array"):

@@ -1,6 +1,6 @@
 // Scans along one axis (axis_scan.hpp): the definitions, and the column kernels.
 //
-// inner == 1 (rows): at least 2048 rows of at most 2048 items each take row_scan_kernel, a warp a row
+// inner == 1 (rows): at least 2048 rows of at most 2048 items each take row_scan_kernel, 1 to 32 lanes a row
 // (4 items a lane, the lanes' totals scanned by shuffles, a carry from one 128-item step to the next);
 // other rows the head-flag segmented scan of segmented_scan.cuh with computed heads (row_heads), single
 // pass; one row (outer == 1) is the plain scan.
@@ -195,12 +195,18 @@ cudaError_t column_scan(char* temp, const In* in, Out* out, axis_shape s, Op op,
   return check_launch(stream, sync);
 }
 
-/// Rows taken a warp a row: at least row_warp_min_rows rows of at most row_warp_max items.
+/// Rows taken a group of lanes a row: at least min_rows rows of at most max_extent items. A row of L
+/// items gets W lanes, the least power of two with 4·W >= L (at most 32), so a warp holds 32/W rows.
 struct row_policy {
   static constexpr int items = 4;            // a lane's consecutive items per step
-  static constexpr int warps = 8;            // warps (rows in flight) a block
+  static constexpr int warps = 8;            // warps a block
   static constexpr std::int64_t max_extent = 2048, min_rows = 2048;
   static bool takes(axis_shape s) { return s.inner == 1 && s.extent <= max_extent && s.outer >= min_rows; }
+  static int lanes(std::int64_t extent) {
+    int w = 1;
+    while (w < 32 && static_cast<std::int64_t>(w) * items < extent) w <<= 1;
+    return w;
+  }
 };
 
 /// A partial result that may be empty (no item yet): combined in order, no identity needed.
@@ -216,20 +222,24 @@ struct maybe {
   }
 };
 
-template <class In, class Out, class Op>
+/// W lanes a row, 32/W rows a warp; every lane of the warp runs every step (shuffles take the whole
+/// warp), a group past the last row with no items.
+template <int W, class In, class Out, class Op>
 __global__ void __launch_bounds__(row_policy::warps * 32)
     row_scan_kernel(const In* in, Out* out, std::int64_t rows, std::int64_t extent, Op op, scan_mode<Out> mode) {
-  constexpr int V = row_policy::items;
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * row_policy::warps;
-  for (std::int64_t r = blockIdx.x * static_cast<std::int64_t>(row_policy::warps) + threadIdx.x / 32; r < rows;
-       r += stride) {
-    const In* src = in + r * extent;
-    Out* dst = out + r * extent;
+  constexpr int V = row_policy::items, G = 32 / W;
+  const int lane = static_cast<int>(threadIdx.x % 32), sub = lane % W;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * row_policy::warps * G;
+  for (std::int64_t r0 = (blockIdx.x * static_cast<std::int64_t>(row_policy::warps) + threadIdx.x / 32) * G; r0 < rows;
+       r0 += stride) {
+    const std::int64_t r = r0 + lane / W;
+    const bool live = r < rows;
+    const In* src = in + (live ? r : 0) * extent;
+    Out* dst = out + (live ? r : 0) * extent;
     maybe<Out> carry{mode.init, mode.has_init};  // everything before this step, init first
-    for (std::int64_t base = 0; base < extent; base += 32 * V) {
-      const std::int64_t first = base + static_cast<std::int64_t>(lane) * V;
-      const std::int64_t left = extent - first;
+    for (std::int64_t base = 0; base < extent; base += W * V) {
+      const std::int64_t first = base + static_cast<std::int64_t>(sub) * V;
+      const std::int64_t left = live ? extent - first : 0;
       const int valid = left <= 0 ? 0 : (left < V ? static_cast<int>(left) : V);
       Out t[V];  // the lane's inclusive scan of its items
 #pragma unroll
@@ -241,12 +251,14 @@ __global__ void __launch_bounds__(row_policy::warps * 32)
       }
       maybe<Out> inclusive{valid > 0 ? t[valid > 0 ? valid - 1 : 0] : Out{}, valid > 0};
 #pragma unroll
-      for (int o = 1; o < 32; o <<= 1) {
-        const maybe<Out> up = warp::shfl_up(inclusive, o);
-        if (lane >= o) inclusive = up.then(inclusive, op);
+      for (int o = 1; o < W; o <<= 1) {
+        const maybe<Out> up =
+            warp::shuffle_words(inclusive, [o](unsigned w) { return __shfl_up_sync(0xffffffffu, w, o, W); });
+        if (sub >= o) inclusive = up.then(inclusive, op);
       }
-      maybe<Out> before = warp::shfl_up(inclusive, 1);  // the lanes before this one
-      if (lane == 0) before.has = false;
+      maybe<Out> before =  // the group's lanes before this one
+          warp::shuffle_words(inclusive, [](unsigned w) { return __shfl_up_sync(0xffffffffu, w, 1, W); });
+      if (sub == 0) before.has = false;
       const maybe<Out> prefix = carry.then(before, op);
 #pragma unroll
       for (int j = 0; j < V; ++j) {
@@ -255,10 +267,23 @@ __global__ void __launch_bounds__(row_policy::warps * 32)
           dst[first + j] = prefix.then(mine, op).value;  // exclusive scans have an init: never empty
         }
       }
-      carry = carry.then(warp::shuffle_words(inclusive, [](unsigned w) { return __shfl_sync(0xffffffffu, w, 31); }),
-                         op);
+      carry = carry.then(
+          warp::shuffle_words(inclusive, [](unsigned w) { return __shfl_sync(0xffffffffu, w, W - 1, W); }), op);
     }
   }
+}
+
+template <int W, class In, class Out, class Op>
+cudaError_t launch_row_scan(const In* in, Out* out, axis_shape s, Op op, scan_mode<Out> mode, cudaStream_t stream,
+                            bool sync) {
+  if (W > 1 && row_policy::lanes(s.extent) < W) {
+    return launch_row_scan<(W > 1 ? W / 2 : 1)>(in, out, s, op, mode, stream, sync);
+  }
+  constexpr std::int64_t rows_a_block = row_policy::warps * (32 / W);
+  const std::int64_t blocks = (s.outer + rows_a_block - 1) / rows_a_block;
+  const auto grid = static_cast<unsigned>(blocks < (1 << 20) ? blocks : (1 << 20));
+  row_scan_kernel<W, In, Out, Op><<<grid, row_policy::warps * 32, 0, stream>>>(in, out, s.outer, s.extent, op, mode);
+  return check_launch(stream, sync);
 }
 
 /// Every axis scan: rows, one row, or columns, by the shape.
@@ -278,15 +303,12 @@ cudaError_t axis_scan(void* d_temp, std::size_t& temp_bytes, const In* in, Out* 
     return dispatch_scan<Out, false>(d_temp, temp_bytes, pointer_loader<In, Out>{in}, pointer_storer<Out>{out}, out, n,
                                      op, mode, stream, options);
   }
-  if (row_policy::takes(s)) {  // many short rows: a warp a row, no temporary storage
+  if (row_policy::takes(s)) {  // many short rows: lanes a row, no temporary storage
     if (d_temp == nullptr) {
       temp_bytes = 1;
       return cudaSuccess;
     }
-    const std::int64_t blocks = (s.outer + row_policy::warps - 1) / row_policy::warps;
-    const auto grid = static_cast<unsigned>(blocks < (1 << 20) ? blocks : (1 << 20));
-    row_scan_kernel<In, Out, Op><<<grid, row_policy::warps * 32, 0, stream>>>(in, out, s.outer, s.extent, op, mode);
-    return check_launch(stream, options.debug_synchronous);
+    return launch_row_scan<32>(in, out, s, op, mode, stream, options.debug_synchronous);
   }
   if (s.inner == 1) {  // rows: a segment starts every extent items
     using pair = segmented_value<Out>;
