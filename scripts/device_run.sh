@@ -77,7 +77,7 @@ case "$mode" in
       note "pytest $PYTEST rc=$? $(tail -1 $L/pytest.log)"
     fi
     for flag in ${PYBENCH:---batched}; do
-      (cd /tmp && PYTHONUNBUFFERED=1 timeout 240 python3 -m parascan.bench $flag --repeat 5 --csv $L/pybench$flag.csv \
+      (cd /tmp && PYTHONUNBUFFERED=1 timeout 240 python3 -m parascan.bench $flag --repeat ${PYREPEAT:-5} --csv $L/pybench$flag.csv \
         > $out/pybench$flag.txt 2>&1)
       note "pybench $flag rc=$?"
     done ;;

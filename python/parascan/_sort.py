@@ -8,7 +8,7 @@ import sys
 import numpy as np
 
 from . import _core, _torch_ops
-from ._arrays import require_device, stream_of, use_device_of, wrap
+from ._arrays import _cupy_importable, require_device, stream_of, use_device_of, wrap
 
 
 def _bits(a, begin_bit, end_bit):
@@ -36,7 +36,8 @@ def _normal_axis(axis, ndim, name="axis"):
 
 
 def _moved_last(x, axis):
-    """`x` with `axis` moved last, as a C-contiguous copy in its own framework (NumPy, CuPy or PyTorch)."""
+    """`x` with `axis` moved last, as a C-contiguous copy in its own framework (NumPy, CuPy, PyTorch, JAX; other
+    CUDA arrays through CuPy)."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(x, torch.Tensor):
         return x.movedim(axis, -1).contiguous()
@@ -45,6 +46,13 @@ def _moved_last(x, axis):
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(x, cupy.ndarray):
         return cupy.ascontiguousarray(cupy.moveaxis(x, axis, -1))
+    jax = sys.modules.get("jax")
+    if jax is not None and isinstance(x, jax.Array):
+        return jax.numpy.moveaxis(x, axis, -1)  # a new row-major array in XLA
+    cupy = _cupy_importable()
+    if cupy is not None and (hasattr(x, "__cuda_array_interface__") or hasattr(x, "__dlpack__")):
+        view = cupy.asarray(x) if hasattr(x, "__cuda_array_interface__") else cupy.from_dlpack(x)
+        return cupy.ascontiguousarray(cupy.moveaxis(view, axis, -1))
     raise ValueError(f"parascan: sorting along axis {axis} (not the last) needs a NumPy, CuPy or PyTorch array to "
                      f"transpose; got {type(x).__name__}")
 
@@ -56,6 +64,9 @@ def _moved_back(r, axis):
         return r.movedim(-1, axis).contiguous()
     if isinstance(r, np.ndarray):
         return np.ascontiguousarray(np.moveaxis(r, -1, axis))
+    jax = sys.modules.get("jax")
+    if jax is not None and isinstance(r, jax.Array):
+        return jax.numpy.moveaxis(r, -1, axis)
     return sys.modules["cupy"].ascontiguousarray(sys.modules["cupy"].moveaxis(r, -1, axis))
 
 

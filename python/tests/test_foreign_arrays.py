@@ -98,7 +98,7 @@ def test_cuda_core_buffers_give_cupy_arrays():
             pytest.skip(f"cuda.core not usable: {e}")
     dev = Device()
     dev.set_current()
-    buf = dev.allocate(65536)
+    buf = dev.allocate(65536, stream=dev.default_stream)
     view = cupy.from_dlpack(buf)  # the bytes as CuPy sees them through DLPack
     view[...] = cupy.asarray(np.random.default_rng(37).integers(0, 256, size=view.size).astype(view.dtype))
     dev.sync()
