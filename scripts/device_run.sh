@@ -33,7 +33,7 @@ ln -sfn "$root/carry/prefix/lib" /work/main/build/core
 ln -sfn "$root/carry/prefix/lib" /work/main/build/validation
 nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
 export LD_LIBRARY_PATH=$root/carry/prefix/lib:/usr/local/cuda/lib64:${nccl:+$nccl:}${LD_LIBRARY_PATH:-}
-( python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/pysite . \
+( python3 -m pip install -q --no-build-isolation --no-deps --upgrade --target /tmp/pysite . \
     -C cmake.define.CMAKE_PREFIX_PATH="$root/carry/prefix" -C cmake.define.CMAKE_CUDA_ARCHITECTURES=90 \
     > $L/pip.log 2>&1; echo "pip rc=$?" >> $L/pip.log ) &
 pip_pid=$!
