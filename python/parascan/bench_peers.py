@@ -82,6 +82,9 @@ def run_cuda_compute(torch, median_ms, repeat, rows, row):
             # beside the four), both writing a device-side count without a host synchronisation.
             from cuda.compute.op import make_op_adapter
 
+            if not hasattr(np, "row_stack"):  # cuda-cccl 1.1.1's predicate build calls it; NumPy 2.4 removed it
+                np.row_stack = np.vstack
+
             def above(v):
                 return 1 if v > 536870912 else 0
 
