@@ -53,11 +53,14 @@ case "$mode" in
     done
     timeout 200 $B/cli_tests > $L/cli.log 2>&1; note "cli_tests rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' $L/cli.log | tr '\n' ' ')"
     [ -x $B/parascan_consumer ] && { timeout 30 $B/parascan_consumer > $L/consumer.log 2>&1; note "consumer rc=$? $(tail -1 $L/consumer.log)"; }
+    # pytest beside the shards (the whole call fits the device tool's 10 minutes that way)
+    wait $pip_pid
+    (cd python/tests && timeout 300 python3 -m pytest -q -rs -p no:cacheprovider . > $L/pytest.log 2>&1; \
+      echo "rc=$?" >> $L/pytest.log) &
     wait
     for i in 0 1 2 3; do note "gpu_tests shard $i: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|tests ran' $L/gpu_tests_$i.log | tr '\n' ' ')"; done
     grep -h -E "^\[  FAILED|Failure" $L/gpu_tests_*.log | head -20 >> "$S"
-    (cd python/tests && timeout 240 python3 -m pytest -q -rs -p no:cacheprovider . > $L/pytest.log 2>&1)
-    note "pytest rc=$? $(tail -1 $L/pytest.log)" ;;
+    note "pytest $(tail -1 $L/pytest.log) $(tail -2 $L/pytest.log | head -1)" ;;
   tests)
     filter=${1:?tests needs a gtest filter}
     timeout 200 $B/gpu_tests --gtest_filter="$filter" > $L/tests.log 2>&1

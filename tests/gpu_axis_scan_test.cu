@@ -234,7 +234,7 @@ TEST_F(axis_scan_test, empty_shapes_touch_nothing_and_bad_shapes_are_refused) {
   EXPECT_EQ(inclusive_scan_axis(nullptr, bytes, in.data(), out.data(), axis_shape{-1, 4, 4}, sum{}), cudaErrorInvalidValue);
   EXPECT_EQ(inclusive_scan_axis(nullptr, bytes, in.data(), out.data(), axis_shape{1ll << 40, 1ll << 20, 1ll << 10}, sum{}),
             cudaErrorInvalidValue);
-  // Rows follow options.strategy; the recursive strategy has no segmented form.
+  // Long rows take tiles inside rows under the default strategy; the recursive strategy has no row form.
   scan_options recursive;
   recursive.strategy = device_strategy::recursive;
   const auto rows = axis_shape::rows(4, 40000);

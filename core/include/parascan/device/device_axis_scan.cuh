@@ -299,7 +299,9 @@ cudaError_t axis_scan(void* d_temp, std::size_t& temp_bytes, const In* in, Out* 
     }
     return launch_row_scan<32>(in, out, s, op, mode, stream, options.debug_synchronous);
   }
-  if (s.inner == 1 && s.extent > row_policy::max_extent) {  // long rows: tiles that never straddle a row
+  // Long rows: tiles that never straddle a row (reduce-then-scan whatever the strategy, except recursive,
+  // which has no row form: the segmented scan below refuses it).
+  if (s.inner == 1 && s.extent > row_policy::max_extent && options.strategy != device_strategy::recursive) {
     const std::int64_t tpr = row_tile_policy::tiles_a_row(s.extent), tiles = s.outer * tpr;
     const std::size_t need = tpr > 1 ? static_cast<std::size_t>(tiles) * sizeof(Out) : 1;
     if (d_temp == nullptr) {
