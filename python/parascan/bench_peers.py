@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 import parascan
+from parascan._timing import host_us as _host_us
 
 SIZES = (20, 24, 28)
 SEGMENTED = [(64, 50257), (256, 128256), (1 << 16, 256)]
@@ -28,19 +29,6 @@ class _Stream:
 
     def __cuda_stream__(self):
         return (0, self.handle)
-
-
-def _host_us(torch, fn, batch=100, batches=30):
-    fn()
-    times = []
-    for _ in range(batches):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(batch):
-            fn()
-        times.append((time.perf_counter() - t0) / batch * 1e6)
-    torch.cuda.synchronize()
-    return float(np.median(times))
 
 
 def run_cuda_compute(torch, median_ms, repeat, rows, row):

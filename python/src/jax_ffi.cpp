@@ -129,39 +129,28 @@ ffi::Error topk_impl(cudaStream_t stream, ffi::ScratchAllocator scratch, ffi::An
   });
 }
 
+/// Every handler's head: XLA's stream, its scratch allocator, the one input array.
+auto bind_input() {
+  return ffi::Ffi::Bind().Ctx<ffi::PlatformStream<cudaStream_t>>().Ctx<ffi::ScratchAllocator>().Arg<ffi::AnyBuffer>();
+}
+
 }  // namespace
 }  // namespace parascan::python
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_scan, parascan::python::scan_impl,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<cudaStream_t>>()
-                                  .Ctx<ffi::ScratchAllocator>()
-                                  .Arg<ffi::AnyBuffer>()
+                              parascan::python::bind_input()
                                   .Ret<ffi::AnyBuffer>()
                                   .Attr<bool>("inclusive")
                                   .Attr<std::string_view>("op"));
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_sort, parascan::python::sort_impl,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<cudaStream_t>>()
-                                  .Ctx<ffi::ScratchAllocator>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Ret<ffi::AnyBuffer>()
-                                  .Attr<bool>("descending"));
+                              parascan::python::bind_input().Ret<ffi::AnyBuffer>().Attr<bool>("descending"));
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_argsort, parascan::python::argsort_impl,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<cudaStream_t>>()
-                                  .Ctx<ffi::ScratchAllocator>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Ret<ffi::AnyBuffer>()
-                                  .Attr<bool>("descending"));
+                              parascan::python::bind_input().Ret<ffi::AnyBuffer>().Attr<bool>("descending"));
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_topk, parascan::python::topk_impl,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<cudaStream_t>>()
-                                  .Ctx<ffi::ScratchAllocator>()
-                                  .Arg<ffi::AnyBuffer>()
+                              parascan::python::bind_input()
                                   .Ret<ffi::AnyBuffer>()
                                   .Ret<ffi::AnyBuffer>()
                                   .Attr<std::int64_t>("k")
