@@ -59,6 +59,7 @@
 #include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
 #include "parascan/warp/warp_sort.cuh"
+#include "parascan/warp/warp_topk.cuh"
 #include "parascan/version.hpp"  // generated at build time, installed with the headers
 #include <algorithm>
 #include <cstdio>
