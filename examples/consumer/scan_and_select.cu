@@ -26,6 +26,7 @@
 #include "parascan/device/onesweep/pass_io.cuh"
 #include "parascan/device/onesweep/rows.cuh"
 #include "parascan/device/radix_digits.cuh"
+#include "parascan/device/row_tile_scan.cuh"
 #include "parascan/device/sat/readers.cuh"
 #include "parascan/device/sat/single_pass.cuh"
 #include "parascan/device/sat/three_pass.cuh"
