@@ -53,8 +53,8 @@ def _moved_last(x, axis):
     if cupy is not None and (hasattr(x, "__cuda_array_interface__") or hasattr(x, "__dlpack__")):
         view = cupy.asarray(x) if hasattr(x, "__cuda_array_interface__") else cupy.from_dlpack(x)
         return cupy.ascontiguousarray(cupy.moveaxis(view, axis, -1))
-    raise ValueError(f"parascan: sorting along axis {axis} (not the last) needs a NumPy, CuPy or PyTorch array to "
-                     f"transpose; got {type(x).__name__}")
+    raise ValueError(f"parascan: sorting along axis {axis} (not the last) needs a NumPy, CuPy, PyTorch or JAX array "
+                     f"(or a CUDA array CuPy can read) to transpose; got {type(x).__name__}")
 
 
 def _moved_back(r, axis):

@@ -151,16 +151,15 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
   cudaError_t e = cudaMemsetAsync(words, 0, static_cast<std::size_t>(rows * row_words) * sizeof(unsigned), stream);
   if (e != cudaSuccess) return e;
   const ordered_key<U> ordered{kind, largest};
+  const chunking row_chunks = chunks_for(rows, length);
+  histogram_kernel<U><<<static_cast<unsigned>(rows * row_chunks.per_row), filter_threads, 0, stream>>>(
+      keys, length, row_chunks, ordered, words);  // round 0's counts; later rounds' come from the filters
+  if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
   for (int round = 0; round < rounds_for<U>(); ++round) {
     // Round 0 reads the row; later rounds the previous round's candidates (a block a chunk of the list).
-    const chunking c = round == 0 ? chunks_for(rows, length) : chunks_for(rows, w.capacity);
+    const chunking c = round == 0 ? row_chunks : chunks_for(rows, w.capacity);
     const auto blocks = static_cast<unsigned>(rows * c.per_row);
     const unsigned* list_in = lists[(round + 1) % 2];
-    if (round == 0) {  // later rounds' counts come from the filter before them
-      histogram_kernel<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, ordered, round, words, list_in,
-                                                                 w.capacity);
-      if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
-    }
     filter_kernel<U><<<blocks, filter_threads, 0, stream>>>(keys, length, c, k, ordered, round, words, chosen, list_in,
                                                            lists[round % 2], w.capacity);
     if ((e = check_launch(stream, debug)) != cudaSuccess) return e;

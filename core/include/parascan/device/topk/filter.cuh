@@ -214,29 +214,25 @@ __device__ __forceinline__ bool for_each_in_round(const U* src, std::int64_t len
   return true;
 }
 
-/// words: rows × row_words counters; lists[2]: the candidate lists (round r writes lists[r % 2] and
-/// reads lists[(r + 1) % 2]), capacity a row. Rounds after 0 take chunks of the list (c).
+/// Round 0's counts: the top digit of the images of this block's chunk of its row, added to the row's
+/// counters in `words` (rows × row_words). Later rounds' counts come from the filter before them.
 template <class U>
 __global__ void __launch_bounds__(filter_threads)
-    histogram_kernel(const U* keys, std::int64_t length, chunking c, ordered_key<U> ordered, int round, unsigned* words,
-                     const unsigned* list, std::int64_t capacity) {
+    histogram_kernel(const U* keys, std::int64_t length, chunking c, ordered_key<U> ordered, unsigned* words) {
   __shared__ unsigned h[bins];
   const std::int64_t row = blockIdx.x / c.per_row;
   unsigned* w = words + row * row_words;
   for (int d = threadIdx.x; d < bins; d += filter_threads) h[d] = 0;
   __syncthreads();
-  const bool ran = for_each_in_round<filter_threads>(keys + row * length, length, c, round, w,
-                                                     list + row * capacity, capacity,
-                                                     [&](std::int64_t, const U(&items)[group_of<U>], int count) {
+  for_each_in_round<filter_threads>(keys + row * length, length, c, 0, w, nullptr, 0,
+                                    [&](std::int64_t, const U(&items)[group_of<U>], int count) {
 #pragma unroll
-                                                       for (int j = 0; j < group_of<U>; ++j)
-                                                         if (j < count) atomicAdd(&h[digit_of(ordered(items[j]), round)], 1u);
-                                                     });
-  if (!ran) return;
+                                      for (int j = 0; j < group_of<U>; ++j)
+                                        if (j < count) atomicAdd(&h[digit_of(ordered(items[j]), 0)], 1u);
+                                    });
   __syncthreads();
-  unsigned* g = w + round * bins;
   for (int d = threadIdx.x; d < bins; d += filter_threads)
-    if (h[d] != 0) atomicAdd(&g[d], h[d]);
+    if (h[d] != 0) atomicAdd(&w[d], h[d]);
 }
 
 template <class U>
