@@ -17,7 +17,7 @@ TOPK_CASES = [((1, 1 << 24), 1024), ((8, 1 << 20), 1024), ((64, 50257), 50), ((6
 def _label(shape):
     def one(v):
         return f"2^{v.bit_length() - 1}" if v >= 1024 and v & (v - 1) == 0 else str(v)
-    return f"({one(shape[0])}, {one(shape[1])})"
+    return "(" + ", ".join(one(v) for v in shape) + ")"
 
 
 def run(torch, cupy, median_ms, repeat, rows):

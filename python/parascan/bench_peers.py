@@ -16,6 +16,7 @@ import numpy as np
 
 import parascan
 from parascan._timing import host_us as _host_us
+from parascan.bench_batched import _label
 
 SIZES = (20, 24, 28)
 SEGMENTED = [(64, 50257), (256, 128256), (1 << 16, 256)]
@@ -219,7 +220,5 @@ def run_jax(repeat, rows, row):
         else:
             ok = bool(jnp.array_equal(a, b.astype(a.dtype)))
         label = f"{op} {jnp.dtype(dtype).name}" + (f" k{k}" if k else "")
-        shape_label = "(" + ", ".join(f"2^{v.bit_length() - 1}" if v >= 1024 and v & (v - 1) == 0 else str(v)
-                                      for v in shape) + ")"
-        row(label, shape_label, name + " (jit)", per_call_ms(peer, x), per_call_ms(ours, x), ok)
+        row(label, _label(shape), name + " (jit)", per_call_ms(peer, x), per_call_ms(ours, x), ok)
         del x, a, b
