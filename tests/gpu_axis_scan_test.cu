@@ -109,7 +109,7 @@ void check_axis(axis_shape s, Op op, kind k, Out init, std::uint64_t seed, bool 
 std::vector<axis_shape> shapes(bool large = false) {
   std::vector<axis_shape> v = {
       axis_shape::rows(10007, 7),        // many short rows
-      axis_shape::rows(3, 70001),        // few long rows (several tiles each)
+      axis_shape::rows(3, 70001),        // few long rows: 18 tiles each, the totals scanned by lanes a row
       axis_shape::rows(1, 100003),       // one row: the plain scan
       axis_shape::rows(777, 1),          // rows of one
       axis_shape::rows(2048, 2048),      // a warp a row: the longest rows it takes, 16 steps each
@@ -120,7 +120,10 @@ std::vector<axis_shape> shapes(bool large = false) {
       axis_shape::rows(4097, 32),        // 8 lanes a row, one live group in the last warp
       axis_shape::rows(2049, 61),        // 16 lanes a row
       axis_shape::rows(3000, 129),       // a warp a row, two steps (the carry between them)
-      axis_shape::rows(3000, 2049),      // one past: the segmented scan again
+      axis_shape::rows(3000, 2049),      // one past: tiles inside rows, the last tile of one item
+      axis_shape::rows(5, 4096),         // rows of exactly one tile (no totals to scan)
+      axis_shape::rows(2, 4097),         // two tiles a row, the second of one item
+      axis_shape::rows(100, 2000),       // fewer, short rows: the head-flag segmented scan
       axis_shape::columns(1, 4099),      // one row down the columns: every item its own line
       axis_shape::columns(129, 33),      // two chunks, a partial column tile
       axis_shape::columns(5, 4096),      // short axis: fewer rows per warp
@@ -132,6 +135,8 @@ std::vector<axis_shape> shapes(bool large = false) {
     v.push_back(axis_shape::columns(1 << 20, 32));  // numpy.cumsum(x, axis=0) of (1M, 32): three levels
     v.push_back(axis_shape::rows(1 << 16, 256));
     v.push_back(axis_shape::rows(1 << 20, 32));
+    v.push_back(axis_shape::rows(8, 1 << 20));  // 256 tiles a row
+    v.push_back(axis_shape::rows(64, 50257));
     v.push_back(axis_shape{2, 300001, 40});
   }
   return v;
@@ -229,7 +234,7 @@ TEST_F(axis_scan_test, empty_shapes_touch_nothing_and_bad_shapes_are_refused) {
   EXPECT_EQ(inclusive_scan_axis(nullptr, bytes, in.data(), out.data(), axis_shape{-1, 4, 4}, sum{}), cudaErrorInvalidValue);
   EXPECT_EQ(inclusive_scan_axis(nullptr, bytes, in.data(), out.data(), axis_shape{1ll << 40, 1ll << 20, 1ll << 10}, sum{}),
             cudaErrorInvalidValue);
-  // Rows follow options.strategy; the recursive strategy has no segmented form.
+  // Long rows take tiles inside rows under the default strategy; the recursive strategy has no row form.
   scan_options recursive;
   recursive.strategy = device_strategy::recursive;
   const auto rows = axis_shape::rows(4, 40000);

@@ -244,6 +244,21 @@ TEST_F(segmented_sort_test, few_long_rows_one_by_one) {
   check(random_keys<std::uint32_t>(2 * len, 12, true), rows(2, len), mode::argsort64, o, "2 long rows, few distinct");
 }
 
+/// Rows of at least four Onesweep tiles take the digit passes of every row in the same launches
+/// (onesweep/rows.cuh): a last tile of one key, few distinct keys (stability across a row's tiles),
+/// descending with a bit range, 16- and 64-bit keys.
+TEST_F(segmented_sort_test, long_rows_by_onesweep_over_rows) {
+  const std::int64_t len = 4 * 256 * 23 + 1;  // keys of <= 4 bytes: tiles of 256 x 23; pairs take 384 x 26
+  for (mode m : {mode::keys, mode::pairs, mode::argsort32, mode::argsort64})
+    check(random_keys<float>(9 * len, 31, false), rows(9, len), m, {}, "9 rows of 4 tiles + 1");
+  segmented_sort_options o;
+  o.descending = true;
+  o.begin_bit = 3;
+  check(random_keys<std::uint32_t>(20 * 60001, 32, true), rows(20, 60001), mode::argsort64, o, "few distinct, descending");
+  check(random_keys<std::uint16_t>(5 * 100000, 33, false), rows(5, 100000), mode::pairs, {}, "16-bit rows");
+  check(random_keys<std::uint64_t>(4 * 70000, 34, false), rows(4, 70000), mode::argsort64, {}, "64-bit rows");
+}
+
 /// The sort captured in a CUDA graph, then replayed on new keys in the same buffers: no host
 /// synchronisation or read-back inside the call (rows of two classes, ragged with a large segment).
 TEST_F(segmented_sort_test, captured_in_a_graph_and_replayed_on_new_data) {

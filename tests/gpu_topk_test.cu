@@ -153,8 +153,12 @@ TEST_F(topk_test, long_rows_through_the_filter) {
 }
 
 /// Rows of at most 256 keys are sorted whole and sliced: lengths at the warp and block edges, ties.
-TEST_F(topk_test, short_rows_sorted_whole) {
+/// Rows of at most 256 keys: k ≤ 32 a warp a row (warp/warp_topk.cuh), larger k each row sorted whole.
+TEST_F(topk_test, short_rows_by_warps_and_sorted_whole) {
   check_topk<float, float>({20000, 16}, {1, 4, 16}, false, 21);
+  check_topk<float, float>({4099, 256}, {8, 32, 33}, false, 27);        // full lanes; the last warp partly past the rows
+  check_topk<std::int32_t, std::int32_t>({3000, 200}, {31, 32, 40}, true, 28);  // few distinct: ties by position
+  check_topk<double, double>({1000, 77}, {1, 32}, false, 29);           // 8-byte keys through the shuffles
   check_topk<float, float>({3000, 33}, {5}, true, 22);
   check_topk<__nv_bfloat16, std::uint16_t>({700, 256}, {8, 255}, false, 23);
   check_topk<__half, std::uint16_t>({500, 100}, {10}, true, 24);

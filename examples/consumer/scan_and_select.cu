@@ -24,7 +24,9 @@
 #include "parascan/device/onesweep/histogram.cuh"
 #include "parascan/device/onesweep/pass.cuh"
 #include "parascan/device/onesweep/pass_io.cuh"
+#include "parascan/device/onesweep/rows.cuh"
 #include "parascan/device/radix_digits.cuh"
+#include "parascan/device/row_tile_scan.cuh"
 #include "parascan/device/sat/readers.cuh"
 #include "parascan/device/sat/single_pass.cuh"
 #include "parascan/device/sat/three_pass.cuh"
@@ -59,6 +61,7 @@
 #include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
 #include "parascan/warp/warp_sort.cuh"
+#include "parascan/warp/warp_topk.cuh"
 #include <cstdio>
 #include <vector>
 

@@ -22,6 +22,31 @@ from parascan._timing import host_us as _host_us
 from parascan._timing import median_ms as _median_ms
 
 
+def _framework_overheads(torch, cupy, host_us, x):
+    """Host time of one 2^10 scan call from each framework (and the framework's own cumsum beside it):
+    [(label, microseconds)]. JAX: the plain function on a jax.Array, and parascan.jax under jit."""
+    found = [("torch: torch.cumsum(x)", host_us(lambda: torch.cumsum(x, 0)))]
+    if cupy is not None:
+        cx = cupy.asarray(x)
+        found += [("cupy: parascan.inclusive_scan(cx)", host_us(lambda: parascan.inclusive_scan(cx))),
+                  ("cupy: cupy.cumsum(cx)", host_us(lambda: cupy.cumsum(cx)))]
+    try:
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        import jax
+
+        if any(d.platform == "gpu" for d in jax.devices()):
+            import parascan.jax as pj
+
+            jx = jax.numpy.asarray(x.cpu().numpy())
+            mine, theirs = jax.jit(pj.inclusive_scan), jax.jit(lambda v: jax.numpy.cumsum(v, dtype=v.dtype))
+            found += [("jax: parascan.inclusive_scan(jx) (plain function)", host_us(lambda: parascan.inclusive_scan(jx))),
+                      ("jax: jit(parascan.jax.inclusive_scan)(jx)", host_us(lambda: mine(jx))),
+                      ("jax: jit(jnp.cumsum)(jx)", host_us(lambda: theirs(jx)))]
+    except Exception as e:  # no JAX, or no CUDA in it
+        print(f"jax: not timed ({type(e).__name__}: {e})")
+    return found
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", default="20,24,28,30")
@@ -147,6 +172,12 @@ def main(argv=None):
           f"(Python layer), compiled layer with raw pointers {layer_us:.1f} us, the C++ call {cpp_us:.1f} us: "
           f"Python adds {py_us - cpp_us:.1f} us (Python layer), {direct_us - cpp_us:.1f} us with the output "
           "allocated (direct)")
+    per_framework = _framework_overheads(torch, cupy, host_us, x)
+    print(f"host time per call at 2^10 beside the C++ call ({cpp_us:.1f} us), by framework:")
+    print(f"  {'call':52s} {'us':>7s} {'over C++':>9s}")
+    per_framework = [("torch: parascan.inclusive_scan(x)", direct_us)] + per_framework
+    for name, us in per_framework:
+        print(f"  {name:52s} {us:7.1f} {us - cpp_us:+9.1f}")
     if a.csv:
         with open(a.csv, "w") as f:
             f.write("op,n,peer,peer_ms,parascan_ms,ratio,check\n")
@@ -154,6 +185,8 @@ def main(argv=None):
                 f.write(f"{op},{n},{peer},{pm:.6f},{om:.6f},{pm / om:.4f},{'ok' if ok else 'mismatch'}\n")
             f.write(f"overhead,1024,python_call_us_vs_cxx_call_us,{py_us:.3f},{cpp_us:.3f},,\n")
             f.write(f"overhead,1024,direct_call_us_vs_cxx_call_us,{direct_us:.3f},{cpp_us:.3f},,\n")
+            for name, us in per_framework:
+                f.write(f"overhead,1024,\"{name}\",{us:.3f},{cpp_us:.3f},,\n")
     return 1 if any(not r[5] for r in rows) else 0
 
 

@@ -93,8 +93,15 @@ def run_cuda_compute(torch, median_ms, repeat, rows, row):
             parascan.select(x, mask=mask, out=ours, count=ours_count)
             m = int(count[0])
             ok = int(ours_count[0]) == m and bool(torch.equal(ours[:m], kept[:m]))
-            row("select i32", f"2^{k}", "cuda.compute.select", median_ms(torch, select_obj, repeat),
+            theirs = median_ms(torch, select_obj, repeat)
+            row("select i32 mask", f"2^{k}", "cuda.compute.select", theirs,
                 median_ms(torch, lambda: parascan.select(x, mask=mask, out=ours, count=ours_count), repeat), ok)
+            # The like-for-like form: parascan's rule evaluated in the kernel, as their predicate is.
+            parascan.select(x, keep="gt:536870912", out=ours, count=ours_count)
+            ok = int(ours_count[0]) == m and bool(torch.equal(ours[:m], kept[:m]))
+            row("select i32 rule", f"2^{k}", "cuda.compute.select", theirs,
+                median_ms(torch, lambda: parascan.select(x, keep="gt:536870912", out=ours, count=ours_count), repeat),
+                ok)
             del ours, ours_count, kept, count, temp, selector, mask
 
         try:

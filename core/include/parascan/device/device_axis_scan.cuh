@@ -2,8 +2,9 @@
 //
 // inner == 1 (rows): at least 2048 rows of at most 2048 items each take row_scan_kernel, 1 to 32 lanes a row
 // (4 items a lane, the lanes' totals scanned by shuffles, a carry from one 128-item step to the next);
-// other rows the head-flag segmented scan of segmented_scan.cuh with computed heads (row_heads), single
-// pass; one row (outer == 1) is the plain scan.
+// rows longer than 2048 items reduce-then-scan over tiles inside rows (row_tile_scan.cuh); fewer, short
+// rows the head-flag segmented scan of segmented_scan.cuh with computed heads (row_heads), single pass;
+// one row (outer == 1) is the plain scan.
 //
 // inner > 1 (columns): reduce-then-scan down the extent axis. A block of 32 × 8 threads takes a tile of
 // 32 adjacent columns and a chunk of 8·S rows (S ≤ 16 rows per warp, fewer when the axis is short);
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include "parascan/axis_scan.hpp"
 #include "parascan/device/device_scan.cuh"
+#include "parascan/device/row_tile_scan.cuh"
 #include "parascan/device/segmented_scan.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
 
@@ -209,19 +211,6 @@ struct row_policy {
   }
 };
 
-/// A partial result that may be empty (no item yet): combined in order, no identity needed.
-template <class T>
-struct maybe {
-  T value;
-  bool has;
-  template <class Op>
-  __device__ __forceinline__ maybe then(const maybe& later, Op op) const {
-    if (!has) return later;
-    if (!later.has) return *this;
-    return {op(value, later.value), true};
-  }
-};
-
 /// W lanes a row, 32/W rows a warp; every lane of the warp runs every step (shuffles take the whole
 /// warp), a group past the last row with no items.
 template <int W, class In, class Out, class Op>
@@ -309,6 +298,30 @@ cudaError_t axis_scan(void* d_temp, std::size_t& temp_bytes, const In* in, Out* 
       return cudaSuccess;
     }
     return launch_row_scan<32>(in, out, s, op, mode, stream, options.debug_synchronous);
+  }
+  // Long rows: tiles that never straddle a row (reduce-then-scan whatever the strategy, except recursive,
+  // which has no row form: the segmented scan below refuses it).
+  if (s.inner == 1 && s.extent > row_policy::max_extent && options.strategy != device_strategy::recursive) {
+    const std::int64_t tpr = row_tile_policy::tiles_a_row(s.extent), tiles = s.outer * tpr;
+    const std::size_t need = tpr > 1 ? static_cast<std::size_t>(tiles) * sizeof(Out) : 1;
+    if (d_temp == nullptr) {
+      temp_bytes = need;
+      return cudaSuccess;
+    }
+    if (temp_bytes < need || tiles > INT_MAX) return cudaErrorInvalidValue;
+    Out* totals = static_cast<Out*>(d_temp);
+    const auto grid = static_cast<unsigned>(tiles);
+    if (tpr > 1) {
+      row_tile_reduce_kernel<In, Out, Op><<<grid, row_tile_policy::threads, 0, stream>>>(in, s.extent, tpr, totals, op);
+      cudaError_t e = check_launch(stream, options.debug_synchronous);
+      if (e != cudaSuccess) return e;
+      e = launch_row_scan<32>(static_cast<const Out*>(totals), totals, axis_shape::rows(s.outer, tpr), op,
+                              scan_mode<Out>{false, false, Out{}}, stream, options.debug_synchronous);
+      if (e != cudaSuccess) return e;
+    }
+    row_tile_scan_kernel<In, Out, Op>
+        <<<grid, row_tile_policy::threads, 0, stream>>>(in, out, s.extent, tpr, totals, op, mode);
+    return check_launch(stream, options.debug_synchronous);
   }
   if (s.inner == 1) {  // rows: a segment starts every extent items
     using pair = segmented_value<Out>;

@@ -125,8 +125,9 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
           if (a != cudaSuccess) return a;
         }
         return launch_after_previous(overlap, kernel, static_cast<unsigned>(blocks),
-                                     Policy::threads, smem, stream, io, static_cast<const pass_plan*>(plan), p, begin, count,
-                                     digit_type(ps.place(p)), bins_in, bins_out, launch_status,
+                                     Policy::threads, smem, stream, io, static_cast<const pass_plan*>(plan), p,
+                                     flat_tiling<Policy::tile_items>{begin, count}, digit_type(ps.place(p)), bins_in,
+                                     bins_out, launch_status,
                                      counters + p * layout.portions + q);
       };
       if constexpr (sizeof(K) >= 2) {  // floats are 2 (__half, __nv_bfloat16), 4 or 8 bytes

@@ -9,12 +9,14 @@
 //   length), never from device results, so the whole sort is stream-ordered and graph-capturable.
 //   Rows of one length are all of one class, known on the host: only that class's launches run, and
 //   rows of up to a tile need no classification. A few long rows go one by one through the
-//   device-wide radix sort instead (sort_rows_one_by_one).
+//   device-wide radix sort instead (sort_rows_one_by_one); other rows of at least four Onesweep tiles
+//   take every row's digit passes in the same launches (onesweep/rows.cuh, sort_rows_onesweep).
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include "parascan/device/device_attribute.cuh"
 #include "parascan/device/launch.cuh"
+#include "parascan/device/onesweep/rows.cuh"
 #include "parascan/device/segmented_sort/merge.cuh"
 #include "parascan/device/segmented_sort/small.cuh"
 #include "parascan/ops.hpp"
@@ -192,6 +194,34 @@ cudaError_t sort_rows_one_by_one(void* d_temp, std::size_t& temp_bytes, const U*
   return cudaSuccess;
 }
 
+/// Rows long enough for several merge levels (onesweep::rows_take_onesweep): every row's digit passes
+/// in the same launches (onesweep/rows.cuh), with the radix sort's second buffers.
+template <class U, class V>
+cudaError_t sort_rows_onesweep(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out, const V* values_in,
+                               V* values_out, const segment_layout& seg, key_kind kind, int end_bit,
+                               const segmented_sort_options& o, cudaStream_t stream) {
+  using policy = onesweep::default_policy_t<U, V>;
+  constexpr bool has_values = !std::is_same_v<V, no_values>;
+  const int passes = (end_bit - o.begin_bit + onesweep::radix_bits - 1) / onesweep::radix_bits;
+  const std::int64_t n = seg.count * seg.row_length;
+  const std::size_t key_buf = align_up(static_cast<std::size_t>(n) * sizeof(U));
+  const std::size_t value_buf = has_values ? align_up(static_cast<std::size_t>(n) * sizeof(V)) : 0;
+  const std::size_t need =
+      key_buf + value_buf + onesweep::rows_temp_bytes<policy, std::uint32_t>(seg.count, seg.row_length, passes);
+  if (d_temp == nullptr) {
+    temp_bytes = need;
+    return cudaSuccess;
+  }
+  if (temp_bytes < need) return cudaErrorInvalidValue;
+  char* t = static_cast<char*>(d_temp);
+  U* key_temp = reinterpret_cast<U*>(t);
+  V* value_temp = has_values ? reinterpret_cast<V*>(t + key_buf) : nullptr;
+  const onesweep::pass_set ps{o.begin_bit, end_bit, passes, kind, o.descending};
+  const onesweep::buffers<U, V> io{keys_in, keys_out, key_temp, values_in, values_out, value_temp};
+  return onesweep::run_rows<policy, std::uint32_t>(t + key_buf + value_buf, io, seg.count, seg.row_length, ps, stream,
+                                                   o.debug_synchronous);
+}
+
 template <class U, class V>
 cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out, const V* values_in, V* values_out,
                  std::int64_t n, const segment_layout& seg, key_kind kind, const segmented_sort_options& o,
@@ -206,6 +236,10 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
   const sort_key<U> key_of(kind, o.begin_bit, end_bit, o.descending);
   if (seg.is_rows() && seg.count > 0 && seg.count <= few_rows && seg.row_length >= long_row)
     return sort_rows_one_by_one(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, seg, kind, o, stream);
+  if (seg.is_rows() && seg.count > 0 && end_bit > o.begin_bit &&
+      onesweep::rows_take_onesweep<onesweep::default_policy_t<U, V>>(
+          seg.count, seg.row_length, (end_bit - o.begin_bit + onesweep::radix_bits - 1) / onesweep::radix_bits))
+    return sort_rows_onesweep(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, seg, kind, end_bit, o, stream);
   if (seg.is_rows())
     return run(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, n, seg, row_segments{seg.row_length}, key_of,
                o.debug_synchronous, stream);

@@ -1,6 +1,8 @@
 // Top-k of every row (topk.hpp): the kernels' dispatch and the launches. Include from a .cu file.
 //
-// Rows of at most 256 keys: each row sorted whole (segmented argsort) and its first k kept.
+// Rows of at most 256 keys, k ≤ 32: a warp a row, k rounds of a warp-wide smallest (warp/warp_topk.cuh),
+// written in rank order (sorted) or, after a bitonic sort of the k positions, in row order.
+// Rows of at most 256 keys, larger k: each row sorted whole (segmented argsort) and its first k kept.
 // Rows shorter than topk_detail::wide_from (8192 keys), and more than 512 rows shorter than 128 KB:
 //   1. topk_rows_kernel, a block of 512 per row: the row copied to shared memory when it fits (the
 //      select then reads it there once per digit), the k-th key found by block::radix_select over the
@@ -22,6 +24,8 @@
 #include "parascan/device/launch.cuh"
 #include "parascan/device/radix_digits.cuh"
 #include "parascan/device/topk/filter.cuh"
+#include "parascan/warp/warp_sort.cuh"
+#include "parascan/warp/warp_topk.cuh"
 #include "parascan/segmented_sort.hpp"
 #include "parascan/topk.hpp"
 
@@ -189,6 +193,40 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
   return check_launch(stream, debug);
 }
 
+/// Rows of at most short_max keys with k ≤ warp_k: a warp a row, 8 keys a lane striped.
+constexpr std::int64_t warp_k = 32;
+
+template <class U>
+__global__ void __launch_bounds__(256)
+    topk_warp_kernel(const U* keys, std::int64_t rows, std::int64_t length, int k, ordered_key<U> ordered, bool sorted,
+                     U* out_keys, std::int64_t* out_at) {
+  constexpr int items = 8, warps = 256 / 32;
+  const unsigned lane = threadIdx.x % 32;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * warps;
+  // `row` is the same on every lane of a warp, so whole warps run each row (the shuffles need them).
+  for (std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * warps + threadIdx.x / 32; row < rows;
+       row += stride) {
+    const U* src = keys + row * length;
+    U image[items];
+    unsigned alive = 0;
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const std::int64_t p = static_cast<std::int64_t>(j) * 32 + lane;
+      image[j] = p < length ? ordered(src[p]) : U(~U(0));
+      if (p < length) alive |= 1u << j;
+    }
+    unsigned at = warp::smallest_positions<items>(image, alive, k);
+    if (!sorted) {  // row order: the k positions ascending (lanes from k on hold 0xffffffff and stay last)
+      unsigned index = lane;
+      warp::bitonic_sort<32>(at, index);
+    }
+    if (lane < static_cast<unsigned>(k)) {
+      out_keys[row * k + lane] = src[at];
+      out_at[row * k + lane] = at;
+    }
+  }
+}
+
 /// Rows of at most short_max keys: every row sorted whole (stable segmented argsort; ties keep position
 /// order) and its first k kept — a block of 512 a row would idle on them.
 constexpr std::int64_t short_max = 256;
@@ -279,6 +317,17 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
   so.debug_synchronous = options.debug_synchronous;
   std::size_t sort_bytes = 0, keys_bytes = 0, indices_bytes = 0;
   cudaError_t e;
+  if (chosen > 0 && length <= topk_detail::short_max && k <= topk_detail::warp_k) {  // a warp a row
+    if (d_temp == nullptr) {
+      temp_bytes = 1;
+      return cudaSuccess;
+    }
+    const std::int64_t blocks = (rows + 7) / 8;
+    topk_detail::topk_warp_kernel<Bits><<<static_cast<unsigned>(blocks < (1 << 20) ? blocks : (1 << 20)), 256, 0, stream>>>(
+        d_keys, rows, length, static_cast<int>(k), topk_detail::ordered_key<Bits>{kind, options.largest}, options.sorted, d_out_keys,
+        d_out_indices);
+    return check_launch(stream, options.debug_synchronous);
+  }
   if (chosen > 0 && length <= topk_detail::short_max) {
     topk_detail::short_layout l;
     if ((e = topk_detail::plan_short<Bits>(rows, length, k, kind, options, stream, l)) != cudaSuccess) return e;

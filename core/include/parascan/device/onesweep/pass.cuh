@@ -88,14 +88,47 @@ struct digit_chain {
   }
 };
 
+/// Where a tile's keys lie and which chain of tiles it belongs to: `segment` picks the tile's digit
+/// offsets (bins_in[segment · 256 + d]), `first` starts a look-back chain (published as a prefix), and
+/// `segment_begin` is where the segment starts (argsort's first pass writes positions from there).
+struct tile_span {
+  std::int64_t begin, n, segment, segment_begin;
+  bool first;
+};
+
+/// The plain sort: tiles of tile_items keys one after another over [portion_begin, portion_begin + n),
+/// one chain, positions counted from 0.
+template <int TileItems>
+struct flat_tiling {
+  std::int64_t portion_begin, portion_n;
+  __device__ __forceinline__ tile_span span(unsigned tile) const {
+    const std::int64_t begin = portion_begin + static_cast<std::int64_t>(tile) * TileItems;
+    return {begin, portion_begin + portion_n - begin, 0, 0, tile == 0};
+  }
+  __device__ __forceinline__ bool last(std::int64_t begin) const { return begin + TileItems >= portion_begin + portion_n; }
+};
+
+/// Rows of `length` keys sorted each on its own (onesweep/rows.cuh): a row's tiles never cross into the
+/// next row, each row is a segment with its own digit offsets and chains.
+template <int TileItems>
+struct row_tiling {
+  std::int64_t length, tiles_a_row;
+  __device__ __forceinline__ tile_span span(unsigned tile) const {
+    const std::int64_t row = tile / tiles_a_row, j = tile % tiles_a_row;
+    const std::int64_t row_begin = row * length, begin = row_begin + j * TileItems;
+    return {begin, length - j * TileItems, row, row_begin, j == 0};
+  }
+  __device__ __forceinline__ bool last(std::int64_t) const { return false; }  // no portions
+};
+
 /// One digit pass over the keys [portion_begin, portion_begin + portion_n). bins_in[d]: where digit
 /// d of this portion starts in the output; the portion's last tile writes bins_out[d] (the next
 /// portion's bins_in) unless bins_out is null. `status` holds 256 zeroed words per tile,
 /// `tile_counter` a zeroed word.
-template <class Policy, class Io, class Digit, class Offset>
+template <class Policy, class Io, class Digit, class Offset, class Tiling = flat_tiling<Policy::tile_items>>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
-    pass_kernel(Io io, const pass_plan* plan, int pass, std::int64_t portion_begin, std::int64_t portion_n, Digit digit,
-                const Offset* bins_in, Offset* bins_out, unsigned* status, unsigned* tile_counter) {
+    pass_kernel(Io io, const pass_plan* plan, int pass, Tiling tiling, Digit digit, const Offset* bins_in,
+                Offset* bins_out, unsigned* status, unsigned* tile_counter) {
   using U = typename Io::item_type;
   using V = typename Io::value_type;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
@@ -137,8 +170,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   for (int b = lane; b < digits; b += 32) s.warp_hist[warp][b] = 0;
   __syncthreads();
   const unsigned tile = tile_shared;
-  const std::int64_t tile_begin = portion_begin + static_cast<std::int64_t>(tile) * tile_items;
-  const std::int64_t left = portion_begin + portion_n - tile_begin;
+  const tile_span span = tiling.span(tile);
+  const std::int64_t tile_begin = span.begin;
+  const std::int64_t left = span.n;
   const bool full = left >= tile_items;
   const int tile_n = full ? tile_items : static_cast<int>(left);
   const int warp_begin = warp * 32 * items;
@@ -169,7 +203,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       count += c;
     }
     counted_status::publish(status + static_cast<std::int64_t>(tile) * digits + d,
-                            tile == 0 ? state_prefix : state_aggregate, count);
+                            span.first ? state_prefix : state_aggregate, count);
     tile_count[d] = count;
     if (count == static_cast<unsigned>(tile_items)) one_digit = d;
   }
@@ -220,23 +254,24 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   if (owns_digit) {
     const unsigned own = tile_count[d];
     unsigned exclusive = 0;
-    if (tile > 0) {
+    if (!span.first) {
       digit_chain chain{status + d};
       if constexpr (Policy::look_back_reads == 1) look_back_walk<1>(chain, tile, 1, tile, no_back_off{});
       else chain.template walk_reading<Policy::look_back_reads>(tile);
       exclusive = chain.exclusive;
       counted_status::publish(status + static_cast<std::int64_t>(tile) * digits + d, state_prefix, exclusive + own);
     }
-    const Offset digit_begin = bins_in[d] + exclusive;  // output position of this tile's first key of d
-    base[d] = digit_begin - base[d];                    // modular: base + (its place in the tile)
-    if (bins_out != nullptr && tile_begin + tile_items >= portion_begin + portion_n) bins_out[d] = digit_begin + own;
+    const Offset digit_begin = bins_in[span.segment * digits + d] + exclusive;  // this tile's first key of d
+    base[d] = digit_begin - base[d];  // modular: base + (its place in the tile)
+    if (bins_out != nullptr && tiling.last(tile_begin)) bins_out[d] = digit_begin + own;
   }
   [[maybe_unused]] V* value_stage = reinterpret_cast<V*>(pass_dynamic);
   if constexpr (has_values) {
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
-      if (full || i < tile_n) value_stage[rank[j]] = ends.values_src ? value[j] : static_cast<V>(tile_begin + i);
+      if (full || i < tile_n)
+        value_stage[rank[j]] = ends.values_src ? value[j] : static_cast<V>(tile_begin - span.segment_begin + i);
     }
   }
   __syncthreads();
