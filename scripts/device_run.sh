@@ -7,9 +7,11 @@
 #   MODE full           the whole suite: gpu_tests in 4 shards, cli_tests, unit_tests, consumer, pytest
 #                       (~8 minutes on an H200 with the build)
 #   MODE tests FILTER   gpu_tests --gtest_filter=FILTER, then memcheck and racecheck over the same filter
+#                       (or $SAN_FILTER; $SAN_TIMEOUT seconds each, default 150)
 #   MODE bench P[,P] ARGS...  bench --primitive P ARGS for each P, then python -m parascan.bench with each
 #                       flag in $PYBENCH (default --batched; e.g. "--batched --peers"), after pytest over
 #                       $PYTEST (test files or -k expressions) if set. Carry .whl too for cuda.compute.
+#   Any mode: $EXTRA, a command line run last in the same environment, its output in $OUT/extra.txt.
 set -u
 mode=${1:-full}; shift || true
 root=$PWD
@@ -66,7 +68,8 @@ case "$mode" in
     timeout 200 $B/gpu_tests --gtest_filter="$filter" > $L/tests.log 2>&1
     note "gpu_tests rc=$? $(grep -E '^\[  (PASSED|FAILED)|Failure' $L/tests.log | head -12 | tr '\n' ' ')"
     for tool in memcheck racecheck; do
-      PARASCAN_TEST_SMALL=1 timeout 150 $san --tool $tool --error-exitcode 9 $B/gpu_tests --gtest_filter="$filter" > $L/san_$tool.log 2>&1
+      PARASCAN_TEST_SMALL=1 timeout ${SAN_TIMEOUT:-150} $san --tool $tool --error-exitcode 9 $B/gpu_tests \
+        --gtest_filter="${SAN_FILTER:-$filter}" > $L/san_$tool.log 2>&1
       note "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  PASSED|^\[  FAILED' $L/san_$tool.log | tr '\n' ' ')"
     done ;;
   bench)
@@ -87,6 +90,10 @@ case "$mode" in
   *) note "unknown mode $mode"; exit 2 ;;
 esac
 wait
+# EXTRA: one more command line in the same environment (profiles, one-off sizes), its output in $OUT/extra.txt.
+if [ -n "${EXTRA:-}" ]; then
+  wait $pip_pid; (eval "$EXTRA") > $out/extra.txt 2>&1; note "extra rc=$?"
+fi
 note "$(tail -1 $L/pip.log)"
 tar -czf $out/logs.tgz -C /tmp logs
 note done

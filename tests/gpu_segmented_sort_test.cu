@@ -185,6 +185,31 @@ TYPED_TEST(segmented_sort_typed, descending_and_bit_ranges) {
   }
 }
 
+/// Rows of 2..32 items, a thread a row (segmented_sort/thread_rows.cuh): every network size and its
+/// edges, in more rows than a block holds (a partial last block), descending, a bit range, and ties.
+TYPED_TEST(segmented_sort_typed, short_rows_by_threads) {
+  using Key = TypeParam;
+  const int bits = static_cast<int>(8 * sizeof(Key));
+  const std::int64_t r = test::small_sizes_only() ? 301 : 3001;
+  for (std::int64_t len : {2, 3, 4, 5, 8, 9, 16, 17, 31, 32}) {
+    const auto keys = random_keys<Key>(r * len, 2000 + len, false);
+    for (mode m : {mode::keys, mode::pairs, mode::argsort32, mode::argsort64})
+      check(keys, rows(r, len), m, {}, "rows " + std::to_string(r) + "x" + std::to_string(len));
+    segmented_sort_options o;
+    o.descending = true;
+    o.begin_bit = 1;
+    o.end_bit = bits - 2;
+    check(keys, rows(r, len), mode::pairs, o, "descending bits [1, " + std::to_string(bits - 2) + ")");
+    const auto ties = random_keys<Key>(r * len, 3000 + len, true);
+    for (bool descending : {false, true}) {
+      o = {};
+      o.descending = descending;
+      check(ties, rows(r, len), mode::argsort64, o, "few distinct rows of " + std::to_string(len));
+      check(ties, rows(r, len), mode::keys, o, "few distinct rows of " + std::to_string(len));
+    }
+  }
+}
+
 /// Ragged segments: power-law lengths with empty and length-1 ones, contiguous and with gaps that
 /// belong to no segment.
 TYPED_TEST(segmented_sort_typed, ragged_segments_with_gaps) {

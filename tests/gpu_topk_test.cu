@@ -152,7 +152,6 @@ TEST_F(topk_test, long_rows_through_the_filter) {
   check_topk<std::uint16_t, std::uint16_t>({33, 9000}, {4000}, false, 20);
 }
 
-/// Rows of at most 256 keys are sorted whole and sliced: lengths at the warp and block edges, ties.
 /// Rows of at most 256 keys: k ≤ 32 a warp a row (warp/warp_topk.cuh), larger k each row sorted whole.
 TEST_F(topk_test, short_rows_by_warps_and_sorted_whole) {
   check_topk<float, float>({20000, 16}, {1, 4, 16}, false, 21);
@@ -164,6 +163,19 @@ TEST_F(topk_test, short_rows_by_warps_and_sorted_whole) {
   check_topk<__half, std::uint16_t>({500, 100}, {10}, true, 24);
   check_topk<std::int8_t, std::int8_t>({999, 1}, {0, 1}, false, 25);
   check_topk<std::uint64_t, std::uint64_t>({300, 257}, {9}, false, 26);  // one past: the block-per-row path
+}
+
+/// Rows of 2..32 keys: a thread a row (topk/thread_rows.cuh), every network size and its edges, k
+/// from 1 to the row length, ties, 8-byte and 1-byte keys, a partial last block.
+TEST_F(topk_test, rows_of_up_to_32_by_threads) {
+  check_topk<float, float>({20001, 2}, {1, 2}, false, 30);
+  check_topk<float, float>({5000, 3}, {1, 2, 3}, true, 31);
+  check_topk<std::int32_t, std::int32_t>({7777, 17}, {1, 9, 17}, true, 32);
+  check_topk<double, double>({3001, 31}, {1, 30, 31}, false, 33);
+  check_topk<__nv_bfloat16, std::uint16_t>({4097, 32}, {1, 8, 32}, true, 34);
+  check_topk<std::int8_t, std::int8_t>({999, 5}, {4}, true, 35);
+  check_topk<std::uint64_t, std::uint64_t>({513, 8}, {3, 8}, false, 36);
+  check_topk<__half, std::uint16_t>({1 << 16, 16}, {4}, false, 37);
 }
 
 TEST_F(topk_test, bad_arguments_are_refused) {

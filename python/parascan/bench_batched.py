@@ -1,6 +1,6 @@
 """python -m parascan.bench --batched: the batched shapes of issue 33, parascan beside torch and CuPy.
 
-Sort and argsort of every row of a float32 matrix (axis -1) beside ``torch.sort(dim=-1)`` (which always
+Sort and argsort of every row of a float32 matrix (axis -1; bfloat16 vocabulary rows too) beside ``torch.sort(dim=-1)`` (which always
 computes the indices too), ``torch.argsort(dim=-1, stable=True)``, ``cupy.sort(axis=-1)`` and
 ``cupy.argsort(axis=-1)``; ``topk`` of float32 and bfloat16 rows beside ``torch.topk``; cumsum along axis 0 and axis 1 beside ``torch.cumsum(dim=…)`` and
 ``cupy.cumsum(axis=…)``, and the 1-D cumsum of the same bytes as a yardstick. Same arrays, one stream,
@@ -9,6 +9,7 @@ CUDA events, median of --repeat; every parascan result checked against the peer'
 import parascan
 
 SORT_SHAPES = [(1, 1 << 24), (8, 1 << 20), (64, 50257), (256, 128256), (1 << 16, 256), (1 << 20, 16)]
+BF16_SORT_SHAPES = [(64, 50257), (256, 128256)]  # vocabulary rows of bfloat16 logits (CuPy has no bfloat16)
 SCAN_SHAPES = [(1 << 20, 32), (1 << 16, 256), (4096, 4096), (64, 50257)]
 TOPK_CASES = [((1, 1 << 24), 1024), ((8, 1 << 20), 1024), ((64, 50257), 50), ((64, 50257), 1024), ((256, 128256), 50),
               ((256, 128256), 1024), ((1 << 16, 256), 8), ((1 << 20, 16), 4)]
@@ -50,6 +51,16 @@ def run(torch, cupy, median_ms, repeat, rows):
             row("argsort rows", shape, "cupy.argsort(axis=-1)", time(lambda: cupy.argsort(cx, axis=-1)), t,
                 bool((cupy.asarray(ours) == cupy.argsort(cx, axis=-1)).all()))
         del ours, x, cx
+        torch.cuda.empty_cache()
+    for shape in BF16_SORT_SHAPES:
+        x = (torch.randn(shape, device="cuda", generator=g) * 100).to(torch.bfloat16)
+        ours = parascan.sort(x)
+        row("sort bf16 rows", shape, "torch.sort(dim=-1)", time(lambda: torch.sort(x, dim=-1)),
+            time(lambda: parascan.sort(x)), bool(torch.equal(ours, torch.sort(x, dim=-1).values)))
+        ours = parascan.argsort(x)
+        row("argsort bf16", shape, "torch.argsort(stable)", time(lambda: torch.argsort(x, dim=-1, stable=True)),
+            time(lambda: parascan.argsort(x)), bool(torch.equal(ours, torch.argsort(x, dim=-1, stable=True))))
+        del ours, x
         torch.cuda.empty_cache()
     for shape, k in TOPK_CASES:
         for dtype in (torch.float32, torch.bfloat16):

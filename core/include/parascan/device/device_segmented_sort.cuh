@@ -7,6 +7,7 @@
 //      the tile map, the tile sorts into runs, then one launch per merge level
 //   Every launch is sized on the host from what the host knows (segment count, n, or the rows'
 //   length), never from device results, so the whole sort is stream-ordered and graph-capturable.
+//   Rows of 2..32 items are sorted a thread a row (segmented_sort/thread_rows.cuh).
 //   Rows of one length are all of one class, known on the host: only that class's launches run, and
 //   rows of up to a tile need no classification. A few long rows go one by one through the
 //   device-wide radix sort instead (sort_rows_one_by_one); other rows of at least four Onesweep tiles
@@ -19,6 +20,7 @@
 #include "parascan/device/onesweep/rows.cuh"
 #include "parascan/device/segmented_sort/merge.cuh"
 #include "parascan/device/segmented_sort/small.cuh"
+#include "parascan/device/segmented_sort/thread_rows.cuh"
 #include "parascan/ops.hpp"
 #include "parascan/radix_sort.hpp"
 #include "parascan/scan.hpp"
@@ -234,6 +236,16 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
   if (seg.is_rows() ? seg.count * seg.row_length > n : (seg.count > 0 && (seg.begin == nullptr || seg.end == nullptr)))
     return cudaErrorInvalidValue;
   const sort_key<U> key_of(kind, o.begin_bit, end_bit, o.descending);
+  if (seg.is_rows() && seg.row_length >= 2 && seg.row_length <= thread_rows_max) {  // a thread a row
+    if (d_temp == nullptr) {
+      temp_bytes = 1;
+      return cudaSuccess;
+    }
+    if (seg.count == 0) return cudaSuccess;
+    launch_thread_rows(keys_in, keys_out, values_in, values_out, seg.count, static_cast<int>(seg.row_length), key_of,
+                       stream);
+    return check_launch(stream, o.debug_synchronous);
+  }
   if (seg.is_rows() && seg.count > 0 && seg.count <= few_rows && seg.row_length >= long_row)
     return sort_rows_one_by_one(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, seg, kind, o, stream);
   if (seg.is_rows() && seg.count > 0 && end_bit > o.begin_bit &&

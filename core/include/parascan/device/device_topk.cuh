@@ -1,5 +1,6 @@
 // Top-k of every row (topk.hpp): the kernels' dispatch and the launches. Include from a .cu file.
 //
+// Rows of 2..32 keys: a thread a row, the row sorted in registers (topk/thread_rows.cuh).
 // Rows of at most 256 keys, k ≤ 32: a warp a row, k rounds of a warp-wide smallest (warp/warp_topk.cuh),
 // written in rank order (sorted) or, after a bitonic sort of the k positions, in row order.
 // Rows of at most 256 keys, larger k: each row sorted whole (segmented argsort) and its first k kept.
@@ -24,6 +25,7 @@
 #include "parascan/device/launch.cuh"
 #include "parascan/device/radix_digits.cuh"
 #include "parascan/device/topk/filter.cuh"
+#include "parascan/device/topk/thread_rows.cuh"
 #include "parascan/warp/warp_sort.cuh"
 #include "parascan/warp/warp_topk.cuh"
 #include "parascan/segmented_sort.hpp"
@@ -317,6 +319,16 @@ cudaError_t topk_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys,
   so.debug_synchronous = options.debug_synchronous;
   std::size_t sort_bytes = 0, keys_bytes = 0, indices_bytes = 0;
   cudaError_t e;
+  if (chosen > 0 && length >= 2 && length <= topk_detail::thread_rows_max) {  // a thread a row
+    if (d_temp == nullptr) {
+      temp_bytes = 1;
+      return cudaSuccess;
+    }
+    topk_detail::launch_topk_thread_rows<Bits>(d_keys, rows, static_cast<int>(length), static_cast<int>(k),
+                                               topk_detail::ordered_key<Bits>{kind, options.largest}, options.sorted,
+                                               d_out_keys, d_out_indices, stream);
+    return check_launch(stream, options.debug_synchronous);
+  }
   if (chosen > 0 && length <= topk_detail::short_max && k <= topk_detail::warp_k) {  // a warp a row
     if (d_temp == nullptr) {
       temp_bytes = 1;

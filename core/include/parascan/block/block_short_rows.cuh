@@ -1,0 +1,56 @@
+// Many short rows (2..64 items each, one after another), a thread a row: a block stages the rows it
+// owns in padded shared memory with coalesced loads, each thread sorts its row's (image, position)
+// pairs in registers (thread/thread_sort.cuh), and results go back through shared memory with
+// coalesced stores. Used by the segmented sort of rows (device/segmented_sort/thread_rows.cuh) and
+// the top-k of short rows (device/topk/thread_rows.cuh).
+//
+// Why a thread a row: a warp of lanes a row (warp/warp_sort.cuh) spends a shuffle pair per
+// compare-exchange step and a loop trip per 32 items; a thread's network is register work only, and
+// the global traffic is one coalesced read and one coalesced write of each item.
+#pragma once
+#include <cstdint>
+#include "parascan/block/smem_padding.cuh"
+#include "parascan/thread/thread_sort.cuh"
+
+namespace parascan::block {
+
+template <int Threads, int P>
+struct short_rows {
+  static constexpr int tile_items = Threads * P;  // the most items a block's rows hold
+  template <class T>
+  using storage = T[padded_size(tile_items)];
+
+  /// Rows row0 .. row0 + Threads (those below `rows`) of `length` items from src into `staged`,
+  /// coalesced; the number of items staged.
+  template <class T>
+  __device__ static int stage(const T* src, std::int64_t row0, std::int64_t rows, int length, T* staged) {
+    const std::int64_t have = rows - row0 < Threads ? rows - row0 : Threads;
+    const int items = static_cast<int>(have) * length;
+    const T* from = src + row0 * length;
+    for (int i = static_cast<int>(threadIdx.x); i < items; i += Threads) staged[padded_index(i)] = from[i];
+    return items;
+  }
+
+  /// The first `items` staged items back to dst + row0 · length (converted to D), coalesced.
+  template <class T, class D>
+  __device__ static void unstage(const T* staged, int items, std::int64_t row0, int length, D* dst) {
+    D* to = dst + row0 * length;
+    for (int i = static_cast<int>(threadIdx.x); i < items; i += Threads) to[i] = static_cast<D>(staged[padded_index(i)]);
+  }
+
+  /// This thread's row (staged at begin, `length` ≤ P items) as images sorted ascending with their
+  /// positions in the row: image[j] the j-th smallest, from[j] its position (ties by position, so
+  /// stable). Entries j ≥ length hold the largest image and positions ≥ length.
+  template <class U, class ImageOf>
+  __device__ static void sort_row(const U* staged, int begin, int length, const ImageOf& image_of, U (&image)[P],
+                                  unsigned (&from)[P]) {
+#pragma unroll
+    for (int j = 0; j < P; ++j) {
+      image[j] = j < length ? image_of(staged[padded_index(begin + j)]) : static_cast<U>(~U(0));
+      from[j] = static_cast<unsigned>(j);
+    }
+    thread::bitonic_sort<P>(image, from);
+  }
+};
+
+}  // namespace parascan::block
