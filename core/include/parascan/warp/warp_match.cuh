@@ -37,6 +37,13 @@ __device__ __forceinline__ unsigned match_label(unsigned label) {
   else return __match_any_sync(0xffffffffu, label);
 }
 
+/// Bit i set for the lanes i < this lane.
+__device__ __forceinline__ unsigned lanemask_lt() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+
 /// Bit i set for the lanes i ≤ this lane.
 __device__ __forceinline__ unsigned lanemask_le() {
   unsigned m;

@@ -19,15 +19,10 @@
 #include <cstdint>
 #include "parascan/block/block_radix_sort.cuh"
 #include "parascan/device/segmented_sort/segments.cuh"
+#include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_sort.cuh"
 
 namespace parascan::device::segmented {
-
-__device__ __forceinline__ unsigned lanemask_lt() {
-  unsigned m;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
-  return m;
-}
 
 /// lists[c · count + i]: the i-th listed segment of list c (list_of); tiles_of[s]: the tiles of
 /// segment s if it is larger than a tile, else 0. `counts` must start zeroed.
@@ -51,7 +46,7 @@ __global__ void classify_kernel(Segments segments, std::int64_t count, int tile,
       unsigned base = 0;
       if (lane == leader) base = atomicAdd(&counts->listed[c], static_cast<unsigned>(__popc(mask)));
       base = __shfl_sync(0xffffffffu, base, leader);
-      if (list == c) lists[c * count + base + __popc(mask & lanemask_lt())] = static_cast<unsigned>(s);
+      if (list == c) lists[c * count + base + __popc(mask & warp::lanemask_lt())] = static_cast<unsigned>(s);
     }
   }
 }
