@@ -2,8 +2,7 @@
 // memory, whatever the number of rows. Round 0 reads the row; rounds 1 and 2 read the candidates.
 //
 //   round 0 begins with histogram_kernel, blocks of (row, chunk): counts the top 11-bit digit of the
-//     images of its chunk in shared memory (one atomic per digit a warp holds: match_any) and adds the
-//     non-zero counts to the row's counters
+//     images of its chunk in shared memory and adds the non-zero counts to the row's counters
 //   round r (one launch, blocks of (row, chunk)):
 //     filter_kernel: finds from the row's counters of rounds 0..r the digit where the count reaches the
 //       k still wanted; keys of smaller digits are chosen (positions appended to the row's k slots),
@@ -24,7 +23,6 @@
 #include <cstring>
 #include "parascan/block/block_radix_select.cuh"
 #include "parascan/device/radix_digits.cuh"
-#include "parascan/warp/warp_match.cuh"
 
 namespace parascan::device::topk_detail {
 
@@ -81,8 +79,6 @@ inline std::int64_t candidate_capacity(std::int64_t length) {
 /// Keys a thread takes at once: one 16-byte load.
 template <class U>
 constexpr int group_of = 16 / static_cast<int>(sizeof(U));
-/// 16-byte loads a thread issues before using the first (round 0's reads of the row).
-constexpr int loads_in_flight = 4;
 
 /// Calls f(first, items, count) for the keys [begin, end) of src in groups: items[0, count) are the
 /// keys at positions first, first + 1, … (a 16-byte load between the unaligned ends, single keys at
@@ -102,20 +98,12 @@ __device__ __forceinline__ void for_each_key(const U* src, std::int64_t begin, s
   }
   const std::int64_t start = begin + head, vectors = (end - start) / per;
   const uint4* vec = reinterpret_cast<const uint4*>(src + start);
-  // `loads_in_flight` loads a thread before the first is used: more bytes in flight per SM.
-  for (std::int64_t v0 = 0; v0 < vectors; v0 += Threads * loads_in_flight) {
-    uint4 w[loads_in_flight];
-#pragma unroll
-    for (int u = 0; u < loads_in_flight; ++u) {
-      const std::int64_t v = v0 + u * Threads + threadIdx.x;
-      w[u] = v < vectors ? vec[v] : make_uint4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int u = 0; u < loads_in_flight; ++u) {
-      const std::int64_t v = v0 + u * Threads + threadIdx.x;
-      std::memcpy(items, &w[u], 16);
-      f(start + v * per, items, v < vectors ? per : 0);
-    }
+  for (std::int64_t v0 = 0; v0 < vectors; v0 += Threads) {
+    const std::int64_t v = v0 + threadIdx.x;
+    const bool ok = v < vectors;
+    uint4 w = ok ? vec[v] : make_uint4(0, 0, 0, 0);
+    std::memcpy(items, &w, 16);
+    f(start + v * per, items, ok ? per : 0);
   }
   const std::int64_t tail = start + vectors * per;
   const bool ok = tail + threadIdx.x < end;
@@ -239,13 +227,8 @@ __global__ void __launch_bounds__(filter_threads)
   for_each_in_round<filter_threads>(keys + row * length, length, c, 0, w, nullptr, 0,
                                     [&](std::int64_t, const U(&items)[group_of<U>], int count) {
 #pragma unroll
-                                      for (int j = 0; j < group_of<U>; ++j) {
-                                        // Logits crowd a few top digits: the lanes of one digit add
-                                        // once, by their lowest lane (no same-address conflicts).
-                                        const unsigned d = j < count ? digit_of(ordered(items[j]), 0) : bins;
-                                        const unsigned peers = __match_any_sync(0xffffffffu, d);
-                                        if (d < bins && (peers & warp::lanemask_lt()) == 0) atomicAdd(&h[d], __popc(peers));
-                                      }
+                                      for (int j = 0; j < group_of<U>; ++j)
+                                        if (j < count) atomicAdd(&h[digit_of(ordered(items[j]), 0)], 1u);
                                     });
   __syncthreads();
   for (int d = threadIdx.x; d < bins; d += filter_threads)
