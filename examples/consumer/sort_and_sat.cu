@@ -5,6 +5,7 @@
 #include "parascan/block/block_radix_select.cuh"
 #include "parascan/block/block_radix_sort.cuh"
 #include "parascan/block/block_scan.cuh"
+#include "parascan/block/block_short_rows.cuh"
 #include "parascan/block/smem_padding.cuh"
 #include "parascan/buffer.hpp"
 #include "parascan/config.hpp"
@@ -16,9 +17,8 @@
 #include "parascan/device/device_sat.cuh"
 #include "parascan/device/device_scan.cuh"
 #include "parascan/device/device_segmented_sort.cuh"
-#include "parascan/device/device_topk.cuh"
-#include "parascan/device/topk/filter.cuh"
 #include "parascan/device/device_select.cuh"
+#include "parascan/device/device_topk.cuh"
 #include "parascan/device/launch.cuh"
 #include "parascan/device/look_back.cuh"
 #include "parascan/device/onesweep/histogram.cuh"
@@ -38,7 +38,10 @@
 #include "parascan/device/segmented_sort/merge.cuh"
 #include "parascan/device/segmented_sort/segments.cuh"
 #include "parascan/device/segmented_sort/small.cuh"
+#include "parascan/device/segmented_sort/thread_rows.cuh"
 #include "parascan/device/tile_status.cuh"
+#include "parascan/device/topk/filter.cuh"
+#include "parascan/device/topk/thread_rows.cuh"
 #include "parascan/device_info.hpp"
 #include "parascan/error.hpp"
 #include "parascan/host_pipeline.hpp"
@@ -56,13 +59,14 @@
 #include "parascan/select.hpp"
 #include "parascan/sort_pipeline.hpp"
 #include "parascan/thread/thread_scan.cuh"
+#include "parascan/thread/thread_sort.cuh"
 #include "parascan/topk.hpp"
+#include "parascan/version.hpp"  // generated at build time, installed with the headers
 #include "parascan/volume_fields.hpp"
 #include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
 #include "parascan/warp/warp_sort.cuh"
 #include "parascan/warp/warp_topk.cuh"
-#include "parascan/version.hpp"  // generated at build time, installed with the headers
 #include <algorithm>
 #include <cstdio>
 #include <vector>
