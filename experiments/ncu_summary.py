@@ -13,7 +13,8 @@ for r in body:
     v = float(r[value_at].replace(",", ""))
     if r[metric_at] == "gpu__time_duration.sum":
         acc[name][0] += 1
-        acc[name][1] += v / 1000 if r[unit_at] == "nsecond" else v if r[unit_at] == "usecond" else v * 1000
+        unit = r[unit_at]
+        acc[name][1] += v / 1000 if unit in ("ns", "nsecond") else v if unit in ("us", "usecond") else v * 1000
     elif r[metric_at] == "dram__bytes.sum":
         scale = {"byte": 1e-6, "Kbyte": 1e-3, "Mbyte": 1, "Gbyte": 1e3}.get(r[unit_at], 1)
         acc[name][2] += v * scale

@@ -92,7 +92,7 @@ esac
 wait
 # EXTRA: one more command line in the same environment (profiles, one-off sizes), its output in $OUT/extra.txt.
 if [ -n "${EXTRA:-}" ]; then
-  wait $pip_pid; (eval "$EXTRA") > $out/extra.txt 2>&1; note "extra rc=$?"
+  (eval "$EXTRA") > $out/extra.txt 2>&1; note "extra rc=$?"
 fi
 note "$(tail -1 $L/pip.log)"
 tar -czf $out/logs.tgz -C /tmp logs
