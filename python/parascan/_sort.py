@@ -194,8 +194,10 @@ def topk(x, k, axis=-1, largest=True, sorted=True, stream=None):
     ``k``. ``sorted=True``: largest first (smallest first when ``largest=False``); ``False``: in their order
     along the axis. Ties at the k-th value go to the earliest positions. Keys of every integer and float
     type, float16 and bfloat16 (torch) included, in the radix sort's order (NaNs beyond ±inf by sign).
-    No host synchronisation (capturable in a CUDA graph). Rows of at most 256 items: k ≤ 32 by a warp a row
-    (k rounds of a warp-wide smallest), larger k sorted whole and sliced; longer rows by radix select: a block a row (the row in shared memory when it fits), or, for
+    No host synchronisation (capturable in a CUDA graph). Rows of 2 to 32 items: a thread a row (the row
+    sorted in registers); of at most 256 items: k ≤ 32 by a warp a row (k rounds of a warp-wide smallest),
+    larger k sorted whole and sliced; longer rows by radix select: a block a row (the row in shared memory
+    when it fits), or, for
     rows of 8192 items and more, histogram-and-filter rounds by several blocks a row (the row read
     twice). An axis other than the last is moved last by a transposing copy. Under ``torch.compile`` and
     for tensors that need a gradient: the custom op ``torch.ops.parascan.topk`` (values have a gradient).
