@@ -9,6 +9,7 @@
 // the global traffic is one coalesced read and one coalesced write of each item.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #include "parascan/block/smem_padding.cuh"
 #include "parascan/thread/thread_sort.cuh"
 
@@ -38,6 +39,19 @@ struct short_rows {
     for (int i = static_cast<int>(threadIdx.x); i < items; i += Threads) to[i] = static_cast<D>(staged[padded_index(i)]);
   }
 
+  /// staged[begin + j] = staged[begin + from[j]] for j < length: this thread's row permuted in place
+  /// (every item read before any is written).
+  template <class T>
+  __device__ static void permute_row(T* staged, int begin, int length, const unsigned (&from)[P]) {
+    T moved[P];
+#pragma unroll
+    for (int j = 0; j < P; ++j)
+      if (j < length) moved[j] = staged[padded_index(begin + static_cast<int>(from[j]))];
+#pragma unroll
+    for (int j = 0; j < P; ++j)
+      if (j < length) staged[padded_index(begin + j)] = moved[j];
+  }
+
   /// This thread's row (staged at begin, `length` ≤ P items) as images sorted ascending with their
   /// positions in the row: image[j] the j-th smallest, from[j] its position (ties by position, so
   /// stable). Entries j ≥ length hold the largest image and positions ≥ length.
@@ -52,5 +66,16 @@ struct short_rows {
     thread::bitonic_sort<P>(image, from);
   }
 };
+
+/// Calls go(std::integral_constant<int, P>{}) for P the least power of two ≥ length, 2 ≤ P ≤ 32: the
+/// network size a row of `length` items (2..32) takes.
+template <class Go>
+void with_network_size(std::int64_t length, Go&& go) {
+  if (length <= 2) go(std::integral_constant<int, 2>{});
+  else if (length <= 4) go(std::integral_constant<int, 4>{});
+  else if (length <= 8) go(std::integral_constant<int, 8>{});
+  else if (length <= 16) go(std::integral_constant<int, 16>{});
+  else go(std::integral_constant<int, 32>{});
+}
 
 }  // namespace parascan::block

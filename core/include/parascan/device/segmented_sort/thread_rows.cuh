@@ -47,22 +47,10 @@ __global__ void __launch_bounds__(thread_rows_threads<P, U, V>())
       U image[P];
       unsigned from[P];
       rows_of::sort_row(keys, begin, length, key_of, image, from);
-      // The raw keys (and values) in sorted order, gathered before any is overwritten.
-#pragma unroll
-      for (int j = 0; j < P; ++j)
-        if (j < length) image[j] = keys[block::padded_index(begin + static_cast<int>(from[j]))];
-#pragma unroll
-      for (int j = 0; j < P; ++j)
-        if (j < length) keys[block::padded_index(begin + j)] = image[j];
+      rows_of::permute_row(keys, begin, length, from);  // the raw keys (and values) in sorted order
       if constexpr (has_values) {
         if (values_in) {
-          V moved[P];
-#pragma unroll
-          for (int j = 0; j < P; ++j)
-            if (j < length) moved[j] = values[block::padded_index(begin + static_cast<int>(from[j]))];
-#pragma unroll
-          for (int j = 0; j < P; ++j)
-            if (j < length) values[block::padded_index(begin + j)] = moved[j];
+          rows_of::permute_row(values, begin, length, from);
         } else {  // argsort: the position within the row
 #pragma unroll
           for (int j = 0; j < P; ++j)
@@ -81,17 +69,12 @@ __global__ void __launch_bounds__(thread_rows_threads<P, U, V>())
 template <class U, class V>
 void launch_thread_rows(const U* keys_in, U* keys_out, const V* values_in, V* values_out, std::int64_t rows,
                                int length, const sort_key<U>& key_of, cudaStream_t stream) {
-  const auto go = [&](auto p) {
+  block::with_network_size(length, [&](auto p) {
     constexpr int P = decltype(p)::value, threads = thread_rows_threads<P, U, V>();
     const std::int64_t blocks = (rows + threads - 1) / threads;
     thread_rows_kernel<P, U, V><<<static_cast<unsigned>(blocks < (1 << 20) ? blocks : (1 << 20)), threads, 0, stream>>>(
         keys_in, keys_out, values_in, values_out, rows, length, key_of);
-  };
-  if (length <= 2) go(std::integral_constant<int, 2>{});
-  else if (length <= 4) go(std::integral_constant<int, 4>{});
-  else if (length <= 8) go(std::integral_constant<int, 8>{});
-  else if (length <= 16) go(std::integral_constant<int, 16>{});
-  else go(std::integral_constant<int, 32>{});
+  });
 }
 
 }  // namespace parascan::device::segmented

@@ -70,17 +70,12 @@ __global__ void __launch_bounds__(segmented::thread_rows_threads<P, U, unsigned>
 template <class U>
 void launch_topk_thread_rows(const U* keys, std::int64_t rows, int length, int k, ordered_key<U> ordered, bool sorted,
                              U* out_keys, std::int64_t* out_at, cudaStream_t stream) {
-  const auto go = [&](auto p) {
+  block::with_network_size(length, [&](auto p) {
     constexpr int P = decltype(p)::value, threads = segmented::thread_rows_threads<P, U, unsigned>();
     const std::int64_t blocks = (rows + threads - 1) / threads;
     topk_thread_kernel<P, U><<<static_cast<unsigned>(blocks < (1 << 20) ? blocks : (1 << 20)), threads, 0, stream>>>(
         keys, rows, length, k, ordered, sorted, out_keys, out_at);
-  };
-  if (length <= 2) go(std::integral_constant<int, 2>{});
-  else if (length <= 4) go(std::integral_constant<int, 4>{});
-  else if (length <= 8) go(std::integral_constant<int, 8>{});
-  else if (length <= 16) go(std::integral_constant<int, 16>{});
-  else go(std::integral_constant<int, 32>{});
+  });
 }
 
 }  // namespace parascan::device::topk_detail
