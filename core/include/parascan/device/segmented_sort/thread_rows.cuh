@@ -67,8 +67,8 @@ __global__ void __launch_bounds__(thread_rows_threads<P, U, V>())
 
 /// Rows of 2..32 items: the kernel for P, the least power of two ≥ length.
 template <class U, class V>
-void launch_thread_rows(const U* keys_in, U* keys_out, const V* values_in, V* values_out, std::int64_t rows,
-                               int length, const sort_key<U>& key_of, cudaStream_t stream) {
+void launch_thread_rows(const U* keys_in, U* keys_out, const V* values_in, V* values_out, std::int64_t rows, int length,
+                        const sort_key<U>& key_of, cudaStream_t stream) {
   block::with_network_size(length, [&](auto p) {
     constexpr int P = decltype(p)::value, threads = thread_rows_threads<P, U, V>();
     const std::int64_t blocks = (rows + threads - 1) / threads;
