@@ -278,6 +278,15 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
       onesweep::rows_take_onesweep<onesweep::default_policy_t<U, V>>(
           seg.count, seg.row_length, (end_bit - o.begin_bit + onesweep::radix_bits - 1) / onesweep::radix_bits)) {
     if constexpr (sizeof(V) == 8 && !std::is_same_v<V, no_values>) {
+      if (d_temp == nullptr) {  // a size query may be made without the values the call then gives: the larger
+        std::size_t narrow = 0, wide = 0;
+        cudaError_t e = argsort_rows_through_4_bytes(d_temp, narrow, keys_in, keys_out, values_out, seg, kind, end_bit,
+                                                     o, stream);
+        if (e == cudaSuccess)
+          e = sort_rows_onesweep(d_temp, wide, keys_in, keys_out, values_in, values_out, seg, kind, end_bit, o, stream);
+        temp_bytes = std::max(narrow, wide);
+        return e;
+      }
       if (values_in == nullptr)
         return argsort_rows_through_4_bytes(d_temp, temp_bytes, keys_in, keys_out, values_out, seg, kind, end_bit, o,
                                             stream);
