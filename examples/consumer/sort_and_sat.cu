@@ -42,6 +42,7 @@
 #include "parascan/device/tile_status.cuh"
 #include "parascan/device/topk/filter.cuh"
 #include "parascan/device/topk/thread_rows.cuh"
+#include "parascan/device/widen.cuh"
 #include "parascan/device_info.hpp"
 #include "parascan/error.hpp"
 #include "parascan/host_pipeline.hpp"

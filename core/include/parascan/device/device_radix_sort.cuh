@@ -19,6 +19,7 @@
 #include "parascan/device/device_onesweep.cuh"
 #include "parascan/device/device_scan.cuh"
 #include "parascan/device/radix_digits.cuh"
+#include "parascan/device/widen.cuh"
 #include "parascan/ops.hpp"
 #include "parascan/radix_sort.hpp"
 #include "parascan/scan.hpp"
@@ -102,14 +103,6 @@ __global__ void bit_flags_kernel(const U* keys, std::int64_t n, int bit, key_kin
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     flags[i] = ((ordered_bits(keys[i], kind, descending) >> bit) & 1u) == 0;
-}
-
-/// out[i] = in[i], 4-byte positions widened to the caller's 8-byte ones.
-template <class V>
-__global__ void widen_kernel(const std::uint32_t* in, V* out, std::int64_t n) {
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    out[i] = static_cast<V>(in[i]);
 }
 
 template <class V>
@@ -286,9 +279,8 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
   return cudaSuccess;
 }
 
-/// Argsort into 8-byte positions of fewer than 2^32 keys: the sort carries 4-byte indices (a pass
-/// moves 8 bytes per key instead of 12, with the faster pairs tile), then one pass widens them into
-/// the caller's buffer. Temporary storage: the 4-byte positions, then the 4-byte sort's own.
+/// Argsort into 8-byte positions of fewer than 2^32 keys through 4-byte ones (widen.cuh).
+/// Temporary storage: the 4-byte positions, then the 4-byte sort's own.
 template <class U, class V>
 cudaError_t argsort_through_4_bytes(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out,
                                     V* positions, std::int64_t n, key_kind kind, sort_options o, cudaStream_t stream) {
@@ -307,8 +299,7 @@ cudaError_t argsort_through_4_bytes(void* d_temp, std::size_t& temp_bytes, const
   if ((e = sort<U, std::uint32_t>(static_cast<char*>(d_temp) + narrow_bytes, sort_bytes, keys_in, keys_out, nullptr,
                                   narrow, n, kind, o, stream)) != cudaSuccess)
     return e;
-  widen_kernel<<<grid_for(n), threads, 0, stream>>>(narrow, positions, n);
-  return check_launch(stream, o.debug_synchronous);
+  return widen_positions(narrow, positions, n, stream, o.debug_synchronous);
 }
 
 }  // namespace parascan::device::sort_detail

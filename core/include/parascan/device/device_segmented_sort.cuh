@@ -21,6 +21,7 @@
 #include "parascan/device/segmented_sort/merge.cuh"
 #include "parascan/device/segmented_sort/small.cuh"
 #include "parascan/device/segmented_sort/thread_rows.cuh"
+#include "parascan/device/widen.cuh"
 #include "parascan/ops.hpp"
 #include "parascan/radix_sort.hpp"
 #include "parascan/scan.hpp"
@@ -224,6 +225,31 @@ cudaError_t sort_rows_onesweep(void* d_temp, std::size_t& temp_bytes, const U* k
                                                    o.debug_synchronous);
 }
 
+/// Argsort into 8-byte positions of rows that take the Onesweep: the passes carry 4-byte positions,
+/// then one pass widens them (widen.cuh). Temporary storage: the 4-byte positions, then the sort's own.
+template <class U, class V>
+cudaError_t argsort_rows_through_4_bytes(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out,
+                                         V* positions, const segment_layout& seg, key_kind kind, int end_bit,
+                                         const segmented_sort_options& o, cudaStream_t stream) {
+  static_assert(sizeof(V) == 8);
+  const std::int64_t n = seg.count * seg.row_length;
+  const std::size_t narrow_bytes = align_up(static_cast<std::size_t>(n) * sizeof(std::uint32_t));
+  std::size_t sort_bytes = 0;
+  cudaError_t e = sort_rows_onesweep<U, std::uint32_t>(nullptr, sort_bytes, keys_in, keys_out, nullptr, nullptr, seg,
+                                                       kind, end_bit, o, stream);
+  if (e != cudaSuccess) return e;
+  if (d_temp == nullptr) {
+    temp_bytes = narrow_bytes + sort_bytes;
+    return cudaSuccess;
+  }
+  if (temp_bytes < narrow_bytes + sort_bytes) return cudaErrorInvalidValue;
+  auto* narrow = static_cast<std::uint32_t*>(d_temp);
+  if ((e = sort_rows_onesweep<U, std::uint32_t>(static_cast<char*>(d_temp) + narrow_bytes, sort_bytes, keys_in, keys_out,
+                                                nullptr, narrow, seg, kind, end_bit, o, stream)) != cudaSuccess)
+    return e;
+  return widen_positions(narrow, positions, n, stream, o.debug_synchronous);
+}
+
 template <class U, class V>
 cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out, const V* values_in, V* values_out,
                  std::int64_t n, const segment_layout& seg, key_kind kind, const segmented_sort_options& o,
@@ -250,8 +276,23 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
     return sort_rows_one_by_one(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, seg, kind, o, stream);
   if (seg.is_rows() && seg.count > 0 && end_bit > o.begin_bit &&
       onesweep::rows_take_onesweep<onesweep::default_policy_t<U, V>>(
-          seg.count, seg.row_length, (end_bit - o.begin_bit + onesweep::radix_bits - 1) / onesweep::radix_bits))
+          seg.count, seg.row_length, (end_bit - o.begin_bit + onesweep::radix_bits - 1) / onesweep::radix_bits)) {
+    if constexpr (sizeof(V) == 8 && !std::is_same_v<V, no_values>) {
+      if (d_temp == nullptr) {  // a size query may be made without the values the call then gives: the larger
+        std::size_t narrow = 0, wide = 0;
+        cudaError_t e = argsort_rows_through_4_bytes(d_temp, narrow, keys_in, keys_out, values_out, seg, kind, end_bit,
+                                                     o, stream);
+        if (e == cudaSuccess)
+          e = sort_rows_onesweep(d_temp, wide, keys_in, keys_out, values_in, values_out, seg, kind, end_bit, o, stream);
+        temp_bytes = std::max(narrow, wide);
+        return e;
+      }
+      if (values_in == nullptr)
+        return argsort_rows_through_4_bytes(d_temp, temp_bytes, keys_in, keys_out, values_out, seg, kind, end_bit, o,
+                                            stream);
+    }
     return sort_rows_onesweep(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, seg, kind, end_bit, o, stream);
+  }
   if (seg.is_rows())
     return run(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, n, seg, row_segments{seg.row_length}, key_of,
                o.debug_synchronous, stream);
