@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from . import _core, _torch_ops
+from . import _core, _jax_route, _torch_ops
 from ._arrays import _CODES, Array, native, require_device, stream_of, use_device_of, wrap
 from ._sort import _normal_axis, argsort, segmented_argsort, segmented_sort, sort, topk
 
@@ -156,6 +156,9 @@ def exclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     """
     if _torch_ops.routed(x) and _plain(init, dtype, out, algorithm, strategy, stream):
         return _torch_ops.ops()["scan"](x, False, op, axis)
+    if (_jax_route.routed(x) and _plain(init, dtype, out, algorithm, strategy, stream, axis)
+            and _jax_route.scan_takes(x, op)):
+        return _jax_route.call("exclusive_scan", x, op=op)
     return _scan(False, x, op, init, dtype, out, algorithm, strategy, stream, axis)
 
 
@@ -171,6 +174,9 @@ def inclusive_scan(x, op="sum", init=None, dtype=None, out=None, algorithm=None,
     """
     if _torch_ops.routed(x) and _plain(init, dtype, out, algorithm, strategy, stream):
         return _torch_ops.ops()["scan"](x, True, op, axis)
+    if (_jax_route.routed(x) and _plain(init, dtype, out, algorithm, strategy, stream, axis)
+            and _jax_route.scan_takes(x, op)):
+        return _jax_route.call("inclusive_scan", x, op=op)
     return _scan(True, x, op, init, dtype, out, algorithm, strategy, stream, axis)
 
 

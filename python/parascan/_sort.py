@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 
-from . import _core, _torch_ops
+from . import _core, _jax_route, _torch_ops
 from ._arrays import _cupy_importable, require_device, stream_of, use_device_of, wrap
 
 
@@ -170,8 +170,11 @@ def sort(keys, values=None, axis=-1, descending=False, begin_bit=0, end_bit=None
     tensor([[-1.,  2.,  3.],
             [-4.,  0.5,  9.]], device='cuda:0')
     """
-    if values is None and begin_bit == 0 and end_bit is None and stream is None and _torch_ops.routed(keys):
-        return _torch_ops.ops()["sort"](keys, axis, bool(descending))[0]
+    if values is None and begin_bit == 0 and end_bit is None and stream is None:
+        if _torch_ops.routed(keys):
+            return _torch_ops.ops()["sort"](keys, axis, bool(descending))[0]
+        if _jax_route.routed(keys) and _jax_route.sort_takes(keys, axis):
+            return _jax_route.call("sort", keys, axis=axis, descending=bool(descending))
     return _sort(keys, values, False, axis, descending, begin_bit, end_bit, stream)
 
 
@@ -183,8 +186,11 @@ def argsort(keys, axis=-1, descending=False, begin_bit=0, end_bit=None, stream=N
     >>> parascan.argsort(cupy.array([30, 10, 20, 10]))
     array([1, 3, 2, 0])
     """
-    if begin_bit == 0 and end_bit is None and stream is None and _torch_ops.routed(keys):
-        return _torch_ops.ops()["argsort"](keys, axis, bool(descending))
+    if begin_bit == 0 and end_bit is None and stream is None:
+        if _torch_ops.routed(keys):
+            return _torch_ops.ops()["argsort"](keys, axis, bool(descending))
+        if _jax_route.routed(keys) and _jax_route.sort_takes(keys, axis, indices=True):
+            return _jax_route.call("argsort", keys, axis=axis, descending=bool(descending))
     return _sort(keys, None, True, axis, descending, begin_bit, end_bit, stream)
 
 
@@ -205,9 +211,12 @@ def topk(x, k, axis=-1, largest=True, sorted=True, stream=None):
     >>> parascan.topk(torch.tensor([[3., 9., 1., 9.]], device="cuda"), 2)
     (tensor([[9., 9.]], device='cuda:0'), tensor([[1, 3]], device='cuda:0'))
     """
-    if stream is None and isinstance(axis, int) and isinstance(k, int) and _torch_ops.routed(x):
-        values, indices = _torch_ops.ops()["topk"](x, k, axis, bool(largest), bool(sorted))
-        return values, indices
+    if stream is None and isinstance(axis, int) and isinstance(k, int):
+        if _torch_ops.routed(x):
+            values, indices = _torch_ops.ops()["topk"](x, k, axis, bool(largest), bool(sorted))
+            return values, indices
+        if _jax_route.routed(x) and _jax_route.sort_takes(x, axis, indices=True):
+            return _jax_route.call("topk", x, k=k, axis=axis, largest=bool(largest), sorted=bool(sorted))
     return _topk(x, k, axis, largest, sorted, stream)
 
 

@@ -102,3 +102,35 @@ def test_bad_arguments_are_refused_before_any_device_work():
         pj.exclusive_scan(jax.numpy.ones(3, dtype=jax.numpy.float16))
     with pytest.raises(ValueError, match="k=7"):
         pj.topk(jax.numpy.ones((2, 3)), 7)
+
+
+@gpu
+def test_plain_functions_take_jax_arrays_through_the_targets():
+    """parascan.inclusive_scan / sort / argsort / topk on a JAX GPU array run as the FFI targets under a cached
+    jax.jit (_jax_route.py), inside jax.jit too, and equal jnp's; calls the targets do not take (init=, axis=
+    of a scan) keep the DLPack path and still give jax.Array results."""
+    jax, pj = _jax()
+    jnp = jax.numpy
+    import parascan
+    from parascan import _jax_route
+
+    x = jax.random.normal(jax.random.key(5), (64, 3001)).astype("float32") * 100
+    n = jnp.arange(10000, dtype=jnp.int32) % 97
+    assert _jax_route.routed(x) and _jax_route.routed(n)
+    assert np.array_equal(np.asarray(parascan.inclusive_scan(n)), np.cumsum(np.asarray(n)))
+    ex = np.asarray(parascan.exclusive_scan(n, op="max"))
+    assert ex[0] == np.iinfo(np.int32).min and np.array_equal(ex[1:], np.maximum.accumulate(np.asarray(n))[:-1])
+    for axis in (-1, 0, None):
+        want = jnp.sort(x, axis=axis, stable=True)
+        assert np.array_equal(np.asarray(parascan.sort(x, axis=axis)), np.asarray(want))
+        want_i = jnp.argsort(x, axis=axis, stable=True)
+        assert np.array_equal(np.asarray(parascan.argsort(x, axis=axis)), np.asarray(want_i))
+    v, i = parascan.topk(x, 50)
+    tv, ti = jax.lax.top_k(x, 50)
+    assert np.array_equal(np.asarray(v), np.asarray(tv))
+    assert np.array_equal(np.asarray(jnp.take_along_axis(x, i, 1)), np.asarray(v)) and i.dtype == ti.dtype
+    m = n.reshape(100, 100)
+    inside = jax.jit(lambda a: parascan.sort(a) + parascan.inclusive_scan(a))(m)
+    assert np.array_equal(np.asarray(inside), np.asarray(jnp.sort(m) + jnp.cumsum(m.reshape(-1)).reshape(m.shape)))
+    kept = parascan.inclusive_scan(n, init=5)  # init=: the DLPack path
+    assert isinstance(kept, jax.Array) and np.array_equal(np.asarray(kept), 5 + np.cumsum(np.asarray(n)))
