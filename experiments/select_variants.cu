@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   } else if (Ablation == 1) {
     if (threadIdx.x == 0) tile_prefix = static_cast<Offset>(first / 2);
   } else if (threadIdx.x < 32) {
-    const Offset p = Stats ? look_back_sleep<(InitialNs > 0 ? InitialNs : 0), PollNs, Stats>(status, tile, aggregate) : look_back<scan_policy_t<Threads, Rows, (InitialNs > 0 ? InitialNs : 0), PollNs>>(status, tile, aggregate, sum{});
+    const Offset p = Stats ? look_back_sleep<(InitialNs > 0 ? InitialNs : 0), PollNs, Stats>(status, tile, aggregate) : look_back<scan_policy_t<Threads, Rows, (InitialNs > 0 ? InitialNs : 0), PollNs>>(status, tile, tile, aggregate, sum{});
     if (threadIdx.x == 0) tile_prefix = p;
   }
   __syncthreads();

@@ -66,9 +66,10 @@ std::vector<T> random_items(std::int64_t n, std::uint64_t seed, bool odd = false
 
 template <class In, class Out, class Op>
 cudaError_t run_axis(void* temp, std::size_t& bytes, const In* in, Out* out, axis_shape s, Op op, kind k, Out init,
-                     cudaStream_t stream = 0) {
+                     cudaStream_t stream = 0, device_strategy strategy = device_strategy::single_pass) {
   scan_options o;
   o.debug_synchronous = stream == 0;
+  o.strategy = strategy;
   if (k == kind::inclusive) return inclusive_scan_axis(temp, bytes, in, out, s, op, stream, o);
   if (k == kind::inclusive_init) return inclusive_scan_axis_init(temp, bytes, in, out, s, op, init, stream, o);
   return exclusive_scan_axis(temp, bytes, in, out, s, op, init, stream, o);
@@ -76,7 +77,8 @@ cudaError_t run_axis(void* temp, std::size_t& bytes, const In* in, Out* out, axi
 
 /// One scan of `s` on the GPU (outputs poisoned first; in place when asked) against the CPU.
 template <class In, class Out, class Op>
-void check_axis(axis_shape s, Op op, kind k, Out init, std::uint64_t seed, bool in_place = false) {
+void check_axis(axis_shape s, Op op, kind k, Out init, std::uint64_t seed, bool in_place = false,
+                device_strategy strategy = device_strategy::single_pass) {
   const std::int64_t n = s.size();
   const auto h = random_items<In>(n, seed, std::is_same_v<Op, product>);
   const auto want = cpu_axis_scan(h, s, op, k, init);
@@ -89,9 +91,9 @@ void check_axis(axis_shape s, Op op, kind k, Out init, std::uint64_t seed, bool 
     if (in_place) target = in.data();
   }
   std::size_t bytes = 0;
-  ASSERT_EQ(run_axis(nullptr, bytes, in.data(), target, s, op, k, init), cudaSuccess);
+  ASSERT_EQ(run_axis(nullptr, bytes, in.data(), target, s, op, k, init, 0, strategy), cudaSuccess);
   device_buffer<char> temp(bytes);
-  ASSERT_EQ(run_axis(temp.data(), bytes, in.data(), target, s, op, k, init), cudaSuccess);
+  ASSERT_EQ(run_axis(temp.data(), bytes, in.data(), target, s, op, k, init, 0, strategy), cudaSuccess);
   std::vector<Out> got(static_cast<std::size_t>(n));
   PARASCAN_CUDA_CHECK(cudaMemcpy(got.data(), target, static_cast<std::size_t>(n) * sizeof(Out), cudaMemcpyDeviceToHost));
   std::int64_t bad = 0, first = -1;
@@ -102,7 +104,8 @@ void check_axis(axis_shape s, Op op, kind k, Out init, std::uint64_t seed, bool 
     }
   }
   EXPECT_EQ(bad, 0) << name_of(k) << " of " << s.outer << " x " << s.extent << " x " << s.inner
-                    << (in_place ? " in place" : "") << ": first wrong at " << first;
+                    << (in_place ? " in place" : "") << (strategy == device_strategy::single_pass ? "" : " (reduce-then-scan)")
+                    << ": first wrong at " << first;
 }
 
 /// The shapes every combination runs: rows, one row, columns of every tiling, outer > 1.
@@ -170,6 +173,28 @@ TEST_F(axis_scan_test, min_max_and_product) {
   check_every_shape<float, float>(min_op{}, identity_of<min_op, float>(), 10);
   check_every_shape<std::uint32_t, std::uint32_t>(product{}, 3u, 11);  // wraps modulo 2^32
   check_every_shape<std::int64_t, std::int64_t>(max_op{}, std::int64_t(-5), 12);
+}
+
+/// Long rows under both strategies: single pass by lines (line_scan.cuh: a row's tiles padded to a power
+/// of two, the look-back stopping at the row's first tile) and reduce-then-scan over row tiles
+/// (row_tile_scan.cuh); row lengths at the tile edges, rows of one tile, rows of 2^k tiles and 2^k + 1.
+TEST_F(axis_scan_test, long_rows_by_lines_and_by_row_tiles) {
+  std::vector<axis_shape> rows = {axis_shape::rows(3, 70001), axis_shape::rows(3000, 2049), axis_shape::rows(5, 8192),
+                                  axis_shape::rows(7, 8193), axis_shape::rows(4, 4 * 8192), axis_shape::rows(3, 4 * 8192 + 1),
+                                  axis_shape::rows(64, 50257)};
+  if (!test::small_sizes_only()) rows.push_back(axis_shape::rows(8, 1 << 20));
+  std::uint64_t seed = 500;
+  for (device_strategy strategy : {device_strategy::single_pass, device_strategy::reduce_then_scan}) {
+    for (const axis_shape& s : rows) {
+      for (kind k : {kind::inclusive, kind::inclusive_init, kind::exclusive}) {
+        check_axis<float, float>(s, sum{}, k, 3.0f, seed++, false, strategy);
+        check_axis<std::int32_t, std::int32_t>(s, max_op{}, k, std::int32_t(-7), seed++, false, strategy);
+        check_axis<std::uint8_t, std::uint32_t>(s, sum{}, k, 5u, seed++, false, strategy);
+        check_axis<double, double>(s, min_op{}, k, 1e300, seed++, false, strategy);
+      }
+      check_axis<std::int64_t, std::int64_t>(s, sum{}, kind::inclusive, std::int64_t(0), seed++, true, strategy);
+    }
+  }
 }
 
 TEST_F(axis_scan_test, in_place) {

@@ -20,6 +20,7 @@
 #include "parascan/device/device_select.cuh"
 #include "parascan/device/device_topk.cuh"
 #include "parascan/device/launch.cuh"
+#include "parascan/device/line_scan.cuh"
 #include "parascan/device/look_back.cuh"
 #include "parascan/device/onesweep/histogram.cuh"
 #include "parascan/device/onesweep/pass.cuh"

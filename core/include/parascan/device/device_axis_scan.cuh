@@ -2,7 +2,8 @@
 //
 // inner == 1 (rows): at least 2048 rows of at most 2048 items each take row_scan_kernel, 1 to 32 lanes a row
 // (4 items a lane, the lanes' totals scanned by shuffles, a carry from one 128-item step to the next);
-// rows longer than 2048 items reduce-then-scan over tiles inside rows (row_tile_scan.cuh); fewer, short
+// rows longer than 2048 items in one pass by lines (line_scan.cuh; built-in operators, single-pass
+// strategy), else reduce-then-scan over tiles inside rows (row_tile_scan.cuh); fewer, short
 // rows the head-flag segmented scan of segmented_scan.cuh with computed heads (row_heads), single pass;
 // one row (outer == 1) is the plain scan.
 //
@@ -19,8 +20,10 @@
 #pragma once
 #include <climits>
 #include <cstdint>
+#include <type_traits>
 #include "parascan/axis_scan.hpp"
 #include "parascan/device/device_scan.cuh"
+#include "parascan/device/line_scan.cuh"
 #include "parascan/device/row_tile_scan.cuh"
 #include "parascan/device/segmented_scan.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
@@ -302,6 +305,22 @@ cudaError_t axis_scan(void* d_temp, std::size_t& temp_bytes, const In* in, Out* 
   // Long rows: tiles that never straddle a row (reduce-then-scan whatever the strategy, except recursive,
   // which has no row form: the segmented scan below refuses it).
   if (s.inner == 1 && s.extent > row_policy::max_extent && options.strategy != device_strategy::recursive) {
+    // Single pass (the default) by lines for the built-in operators (the padding needs an identity).
+    constexpr bool builtin = std::is_same_v<Op, sum> || std::is_same_v<Op, product> || std::is_same_v<Op, min_op> ||
+                             std::is_same_v<Op, max_op> || std::is_same_v<Op, bit_and> || std::is_same_v<Op, bit_or> ||
+                             std::is_same_v<Op, bit_xor>;
+    if constexpr (builtin) {
+      if (options.strategy == device_strategy::single_pass) {
+        const std::size_t need = line_scan_temp_bytes<Out>(s);
+        if (d_temp == nullptr) {
+          temp_bytes = need;
+          return cudaSuccess;
+        }
+        if (temp_bytes < need) return cudaErrorInvalidValue;
+        return line_scan(static_cast<char*>(d_temp), in, out, s, op, mode, identity_of<Op, Out>(), stream,
+                         options.debug_synchronous);
+      }
+    }
     const std::int64_t tpr = row_tile_policy::tiles_a_row(s.extent), tiles = s.outer * tpr;
     const std::size_t need = tpr > 1 ? static_cast<std::size_t>(tiles) * sizeof(Out) : 1;
     if (d_temp == nullptr) {

@@ -209,7 +209,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
     if (tile == 0) {
       if (threadIdx.x == 0) status.publish(0, state_prefix, aggregate);
     } else if (threadIdx.x < warp::warp_threads) {
-      const Offset p = look_back<Policy>(status, tile, aggregate, sum{});
+      const Offset p = look_back<Policy>(status, tile, tile, aggregate, sum{});
       if (threadIdx.x == 0) tile_prefix = p;
     }
     __syncthreads();

@@ -24,14 +24,20 @@
 
 namespace parascan::device {
 
-enum class prefix_source { none, partials, look_back };
+/// look_back_lines: the tiles form lines of 2^line_shift tiles (line_scan.cuh); a tile looks back to its
+/// line's first tile only, which starts from the init value; a line's tiles past line_extent items hold
+/// nothing and end at once.
+enum class prefix_source { none, partials, look_back, look_back_lines };
 
-/// What the caller asked for: exclusive or inclusive, and whether an init value seeds element 0.
+/// What the caller asked for: exclusive or inclusive, and whether an init value seeds element 0 (of
+/// every line, for look_back_lines, whose lines are 2^line_shift tiles holding line_extent items).
 template <class Acc>
 struct scan_mode {
   bool exclusive;
   bool has_init;
   Acc init;
+  int line_shift = 0;
+  std::int64_t line_extent = 0;
 };
 
 template <class In, class Acc>
@@ -126,14 +132,17 @@ struct scalar_window {
 /// inclusive prefix, publish this tile's. Returns the exclusive prefix in lane 0.
 /// On large grids the warp first sleeps Policy::look_back_initial_ns after publishing its aggregate,
 /// and Policy::look_back_poll_ns between polls (as CUB's delay constructors do; entry 7).
+/// `chain`: the predecessors to walk at most, the last of which has always published P (tile 0, or the
+/// first tile of the line).
 template <class Policy, class Acc, class Op>
-__device__ Acc look_back(const tile_status<Acc>& status, std::int64_t tile, const Acc& aggregate, Op op) {
+__device__ Acc look_back(const tile_status<Acc>& status, std::int64_t tile, std::int64_t chain, const Acc& aggregate,
+                         Op op) {
   const int lane = threadIdx.x % warp::warp_threads;
   if (lane == 0) status.publish(tile, state_aggregate, aggregate);
   const bool delay = gridDim.x >= Policy::look_back_min_grid;
   if (Policy::look_back_initial_ns > 0 && delay) __nanosleep(Policy::look_back_initial_ns);
   scalar_window<Acc, Op> window{status, op};
-  look_back_walk<warp::warp_threads>(window, tile, 1, tile, back_off<Policy::look_back_poll_ns>{delay});  // tile 0 is P
+  look_back_walk<warp::warp_threads>(window, tile, 1, chain, back_off<Policy::look_back_poll_ns>{delay});
   if (lane == 0) status.publish(tile, state_prefix, op(window.prefix, aggregate));
   return window.prefix;
 }
@@ -169,12 +178,20 @@ __global__ void __launch_bounds__(Policy::block_threads)
                       const Acc* tile_prefixes, tile_status<Acc> status, unsigned long long* tile_counter) {
   using scanner = tile_scanner<Policy, Alg, Acc>;
   __shared__ typename scanner::storage s;
+  constexpr bool dynamic = Source == prefix_source::look_back || Source == prefix_source::look_back_lines;
   std::int64_t tile = blockIdx.x;
-  if constexpr (Source == prefix_source::look_back) {
+  if constexpr (dynamic) {
     wait_for_previous_grid();  // launched during init_status_kernel (look_back_storage::launch)
     if (threadIdx.x == 0) s.tile = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
     __syncthreads();
     tile = s.tile;
+  }
+  // Lines: this tile's place in its line (`first`: the line's first tile); a tile past the line's items
+  // holds nothing, and no tile of the line looks back to it.
+  std::int64_t first = 0;
+  if constexpr (Source == prefix_source::look_back_lines) {
+    first = tile >> mode.line_shift << mode.line_shift;
+    if ((tile - first) * Policy::tile_items >= mode.line_extent) return;
   }
   Acc items[Policy::items_per_thread], thread_prefix, aggregate;
   const int valid = scanner::scan_tile(s, load, n, tile, op, items, thread_prefix, aggregate);
@@ -188,13 +205,13 @@ __global__ void __launch_bounds__(Policy::block_threads)
     has_prefix = tile > 0 || mode.has_init;
     prefix = tile > 0 ? tile_prefixes[tile] : mode.init;
   } else {
-    if (tile == 0) {
+    if (tile == first) {
       has_prefix = mode.has_init;
       prefix = mode.init;
-      if (threadIdx.x == 0) status.publish(0, state_prefix, has_prefix ? op(prefix, aggregate) : aggregate);
+      if (threadIdx.x == 0) status.publish(tile, state_prefix, has_prefix ? op(prefix, aggregate) : aggregate);
     } else {
       if (threadIdx.x < warp::warp_threads) {
-        const Acc p = look_back<Policy>(status, tile, aggregate, op);
+        const Acc p = look_back<Policy>(status, tile, tile - first, aggregate, op);
         if (threadIdx.x == 0) s.tile_prefix = p;
       }
       __syncthreads();
