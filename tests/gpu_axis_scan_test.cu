@@ -177,7 +177,8 @@ TEST_F(axis_scan_test, min_max_and_product) {
 
 /// Long rows under both strategies: single pass by lines (line_scan.cuh: a row's tiles padded to a power
 /// of two, the look-back stopping at the row's first tile) and reduce-then-scan over row tiles
-/// (row_tile_scan.cuh); row lengths at the tile edges, rows of one tile, rows of 2^k tiles and 2^k + 1.
+/// (row_tile_scan.cuh; rows of one scan tile or less take it under both); row lengths at the tile edges,
+/// rows of one tile, rows of 2^k tiles and 2^k + 1.
 TEST_F(axis_scan_test, long_rows_by_lines_and_by_row_tiles) {
   std::vector<axis_shape> rows = {axis_shape::rows(3, 70001), axis_shape::rows(3000, 2049), axis_shape::rows(5, 8192),
                                   axis_shape::rows(7, 8193), axis_shape::rows(4, 4 * 8192), axis_shape::rows(3, 4 * 8192 + 1),

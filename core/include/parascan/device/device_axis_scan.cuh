@@ -2,8 +2,8 @@
 //
 // inner == 1 (rows): at least 2048 rows of at most 2048 items each take row_scan_kernel, 1 to 32 lanes a row
 // (4 items a lane, the lanes' totals scanned by shuffles, a carry from one 128-item step to the next);
-// rows longer than 2048 items in one pass by lines (line_scan.cuh; built-in operators, single-pass
-// strategy), else reduce-then-scan over tiles inside rows (row_tile_scan.cuh); fewer, short
+// rows longer than a scan tile (8192 4-byte items) in one pass by lines (line_scan.cuh; built-in
+// operators, single-pass strategy), else reduce-then-scan over tiles inside rows (row_tile_scan.cuh); fewer, short
 // rows the head-flag segmented scan of segmented_scan.cuh with computed heads (row_heads), single pass;
 // one row (outer == 1) is the plain scan.
 //
@@ -310,7 +310,10 @@ cudaError_t axis_scan(void* d_temp, std::size_t& temp_bytes, const In* in, Out* 
                              std::is_same_v<Op, max_op> || std::is_same_v<Op, bit_and> || std::is_same_v<Op, bit_or> ||
                              std::is_same_v<Op, bit_xor>;
     if constexpr (builtin) {
-      if (options.strategy == device_strategy::single_pass) {
+      // Rows of more than one line tile: a row of one tile or less is one row tile already (one launch
+      // either way), where a line tile of 8192 would be half padding (256 x 4096: 11.3 us by lines,
+      // 7.5 by row tiles on the H200, docs/performance.md entry 40).
+      if (options.strategy == device_strategy::single_pass && s.extent > scan_policy<Out>::tile_items) {
         const std::size_t need = line_scan_temp_bytes<Out>(s);
         if (d_temp == nullptr) {
           temp_bytes = need;
