@@ -8,6 +8,7 @@
 // compare-exchange step and a loop trip per 32 items; a thread's network is register work only, and
 // the global traffic is one coalesced read and one coalesced write of each item.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include "parascan/block/smem_padding.cuh"
@@ -66,6 +67,18 @@ struct short_rows {
     thread::bitonic_sort<P>(image, from);
   }
 };
+
+/// The most items of a row a thread takes (the largest network of with_network_size).
+constexpr int short_rows_max = 32;
+
+/// Threads a block for rows of up to P items whose items stage KeyBytes + ValueBytes each (ValueBytes 0:
+/// keys only): a tile of 4096 items when that is at most 8 bytes (32 KB of shared memory), else 2048;
+/// at most 256 threads.
+template <int P, std::size_t KeyBytes, std::size_t ValueBytes>
+constexpr int short_rows_threads() {
+  constexpr int tile = KeyBytes + ValueBytes <= 8 ? 4096 : 2048;
+  return tile / P < 256 ? tile / P : 256;
+}
 
 /// Calls go(std::integral_constant<int, P>{}) for P the least power of two ≥ length, 2 ≤ P ≤ 32: the
 /// network size a row of `length` items (2..32) takes.

@@ -15,15 +15,12 @@
 
 namespace parascan::device::segmented {
 
-constexpr int thread_rows_max = 32;
+constexpr int thread_rows_max = block::short_rows_max;
 
-/// Threads a block for rows of up to P items: a tile of 4096 items when a key and its value take at
-/// most 8 bytes (32 KB of shared memory), else 2048; at most 256 threads.
+/// Threads a block for rows of up to P keys U (and values V): block::short_rows_threads.
 template <int P, class U, class V>
 constexpr int thread_rows_threads() {
-  constexpr std::size_t value_bytes = std::is_same_v<V, no_values> ? 0 : sizeof(V);
-  constexpr int tile = sizeof(U) + value_bytes <= 8 ? 4096 : 2048;
-  return tile / P < 256 ? tile / P : 256;
+  return block::short_rows_threads<P, sizeof(U), std::is_same_v<V, no_values> ? 0 : sizeof(V)>();
 }
 
 template <int P, class U, class V>

@@ -9,18 +9,23 @@
 #pragma once
 #include <cstdint>
 #include "parascan/block/block_short_rows.cuh"
-#include "parascan/device/segmented_sort/thread_rows.cuh"
 #include "parascan/device/topk/filter.cuh"
 
 namespace parascan::device::topk_detail {
 
-constexpr std::int64_t thread_rows_max = segmented::thread_rows_max;
+constexpr std::int64_t thread_rows_max = block::short_rows_max;
+
+/// Threads a block for rows of up to P keys U staged beside their 4-byte chosen positions.
+template <int P, class U>
+constexpr int thread_rows_threads() {
+  return block::short_rows_threads<P, sizeof(U), sizeof(unsigned)>();
+}
 
 template <int P, class U>
-__global__ void __launch_bounds__(segmented::thread_rows_threads<P, U, unsigned>())
+__global__ void __launch_bounds__(thread_rows_threads<P, U>())
     topk_thread_kernel(const U* keys, std::int64_t rows, int length, int k, ordered_key<U> ordered, bool sorted,
                        U* out_keys, std::int64_t* out_at) {
-  constexpr int threads = segmented::thread_rows_threads<P, U, unsigned>();
+  constexpr int threads = thread_rows_threads<P, U>();
   using rows_of = block::short_rows<threads, P>;
   __shared__ typename rows_of::template storage<U> staged;
   __shared__ typename rows_of::template storage<unsigned> chosen_at;
@@ -71,7 +76,7 @@ template <class U>
 void launch_topk_thread_rows(const U* keys, std::int64_t rows, int length, int k, ordered_key<U> ordered, bool sorted,
                              U* out_keys, std::int64_t* out_at, cudaStream_t stream) {
   block::with_network_size(length, [&](auto p) {
-    constexpr int P = decltype(p)::value, threads = segmented::thread_rows_threads<P, U, unsigned>();
+    constexpr int P = decltype(p)::value, threads = thread_rows_threads<P, U>();
     const std::int64_t blocks = (rows + threads - 1) / threads;
     topk_thread_kernel<P, U><<<static_cast<unsigned>(blocks < (1 << 20) ? blocks : (1 << 20)), threads, 0, stream>>>(
         keys, rows, length, k, ordered, sorted, out_keys, out_at);
