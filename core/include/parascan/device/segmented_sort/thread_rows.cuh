@@ -44,10 +44,11 @@ __global__ void __launch_bounds__(thread_rows_threads<P, U, V>())
       U image[P];
       unsigned from[P];
       rows_of::sort_row(keys, begin, length, key_of, image, from);
-      rows_of::permute_row(keys, begin, length, from);  // the raw keys (and values) in sorted order
+      rows_of::permute_row(keys, begin, length, from, image);  // the raw keys (and values) in sorted order
       if constexpr (has_values) {
         if (values_in) {
-          rows_of::permute_row(values, begin, length, from);
+          V moved[P];
+          rows_of::permute_row(values, begin, length, from, moved);
         } else {  // argsort: the position within the row
 #pragma unroll
           for (int j = 0; j < P; ++j)
