@@ -54,6 +54,13 @@ struct bit_xor {
   template <class T> PARASCAN_HD T operator()(const T& a, const T& b) const { return static_cast<T>(a ^ b); }
 };
 
+/// Whether Op is one of the built-in operators above (those identity_of knows the identity of).
+template <class Op>
+inline constexpr bool is_builtin_op = std::is_same_v<Op, sum> || std::is_same_v<Op, product> ||
+                                      std::is_same_v<Op, min_op> || std::is_same_v<Op, max_op> ||
+                                      std::is_same_v<Op, bit_and> || std::is_same_v<Op, bit_or> ||
+                                      std::is_same_v<Op, bit_xor>;
+
 /// The identity of a built-in operator for T (the apps' default `init` of an exclusive scan).
 template <class Op, class T>
 T identity_of() {
@@ -66,7 +73,7 @@ T identity_of() {
   } else if constexpr (std::is_same_v<Op, min_op>) {
     return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
   } else {
-    static_assert(std::is_same_v<Op, max_op>, "identity_of: not a built-in operator");
+    static_assert(is_builtin_op<Op>, "identity_of: not a built-in operator");
     return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
   }
 }

@@ -43,7 +43,7 @@ struct short_rows {
   /// staged[begin + j] = staged[begin + from[j]] for j < length: this thread's row permuted in place
   /// (every item read before any is written), through `moved`, registers the caller gives: the keys'
   /// sort images, dead by then, for the keys. A fresh array here took the keys-only kernels from 48 to
-  /// 64 registers at P = 16 (95 to 123 at P = 32) and 2^20 rows of 16 from 0.070 to 0.075 ms (H200,
+  /// 64 registers at P = 16 and from 95 to 124 at P = 32, and rows of 32 from 0.116 to 0.146 ms (H200,
   /// docs/performance.md entry 40).
   template <class T>
   __device__ static void permute_row(T* staged, int begin, int length, const unsigned (&from)[P], T (&moved)[P]) {

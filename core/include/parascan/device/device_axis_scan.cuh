@@ -20,7 +20,6 @@
 #pragma once
 #include <climits>
 #include <cstdint>
-#include <type_traits>
 #include "parascan/axis_scan.hpp"
 #include "parascan/device/device_scan.cuh"
 #include "parascan/device/line_scan.cuh"
@@ -306,10 +305,7 @@ cudaError_t axis_scan(void* d_temp, std::size_t& temp_bytes, const In* in, Out* 
   // which has no row form: the segmented scan below refuses it).
   if (s.inner == 1 && s.extent > row_policy::max_extent && options.strategy != device_strategy::recursive) {
     // Single pass (the default) by lines for the built-in operators (the padding needs an identity).
-    constexpr bool builtin = std::is_same_v<Op, sum> || std::is_same_v<Op, product> || std::is_same_v<Op, min_op> ||
-                             std::is_same_v<Op, max_op> || std::is_same_v<Op, bit_and> || std::is_same_v<Op, bit_or> ||
-                             std::is_same_v<Op, bit_xor>;
-    if constexpr (builtin) {
+    if constexpr (is_builtin_op<Op>) {
       // Rows of more than one line tile: a row of one tile or less is one row tile already (one launch
       // either way), where a line tile of 8192 would be half padding (256 x 4096: 11.3 us by lines,
       // 7.5 by row tiles on the H200, docs/performance.md entry 40).
