@@ -8,9 +8,12 @@
 // numpy.cumsum(x, axis=k) of a C-contiguous x is outer = prod(shape[:k]), extent = shape[k],
 // inner = prod(shape[k+1:]); the rows of a matrix (axis -1) are inner = 1.
 //
-// Two mechanisms, chosen by the shape (docs/performance.md entry 33):
-//   inner == 1   the single-pass scan with row heads: the head-flag segmented scan whose heads are every
-//                extent-th item, computed rather than stored (~2n of traffic, any number of rows)
+// The mechanism is chosen by the shape (docs/performance.md entries 33, 37, 40):
+//   inner == 1   rows: at least 2048 rows of at most 2048 items, 1 to 32 lanes a row; rows longer than a
+//                scan tile, one single-pass scan whose rows' tiles look back only within their row
+//                (~2n of traffic, built-in operators); other long rows, reduce-then-scan over tiles
+//                inside rows; fewer short rows, the head-flag segmented scan whose heads are every
+//                extent-th item, computed rather than stored (~2n of traffic)
 //   inner  > 1   reduce-then-scan down the columns: tiles of 32 columns × up to 128 rows, each read
 //                coalesced a row at a time; tile sums scanned by the same routine one level down
 //                (~3n of traffic); inner < 32 leaves lanes of each warp idle
