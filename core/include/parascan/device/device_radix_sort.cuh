@@ -280,26 +280,15 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
 }
 
 /// Argsort into 8-byte positions of fewer than 2^32 keys through 4-byte ones (widen.cuh).
-/// Temporary storage: the 4-byte positions, then the 4-byte sort's own.
 template <class U, class V>
 cudaError_t argsort_through_4_bytes(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out,
                                     V* positions, std::int64_t n, key_kind kind, sort_options o, cudaStream_t stream) {
-  static_assert(sizeof(V) == 8);
-  const std::size_t narrow_bytes = align_up(static_cast<std::size_t>(n) * sizeof(std::uint32_t));
-  std::size_t sort_bytes = 0;
-  cudaError_t e = sort<U, std::uint32_t>(nullptr, sort_bytes, keys_in, keys_out, nullptr, nullptr, n, kind, o, stream);
-  if (e != cudaSuccess) return e;
-  if (d_temp == nullptr) {
-    temp_bytes = narrow_bytes + sort_bytes;
-    return cudaSuccess;
-  }
-  if (temp_bytes < narrow_bytes + sort_bytes) return cudaErrorInvalidValue;
-  if (n == 0) return cudaSuccess;
-  auto* narrow = static_cast<std::uint32_t*>(d_temp);
-  if ((e = sort<U, std::uint32_t>(static_cast<char*>(d_temp) + narrow_bytes, sort_bytes, keys_in, keys_out, nullptr,
-                                  narrow, n, kind, o, stream)) != cudaSuccess)
-    return e;
-  return widen_positions(narrow, positions, n, stream, o.debug_synchronous);
+  return device::argsort_through_4_bytes(
+      d_temp, temp_bytes, positions, n,
+      [&](void* temp, std::size_t& bytes, std::uint32_t* narrow) {
+        return sort<U, std::uint32_t>(temp, bytes, keys_in, keys_out, nullptr, narrow, n, kind, o, stream);
+      },
+      stream, o.debug_synchronous);
 }
 
 }  // namespace parascan::device::sort_detail

@@ -226,28 +226,18 @@ cudaError_t sort_rows_onesweep(void* d_temp, std::size_t& temp_bytes, const U* k
 }
 
 /// Argsort into 8-byte positions of rows that take the Onesweep: the passes carry 4-byte positions,
-/// then one pass widens them (widen.cuh). Temporary storage: the 4-byte positions, then the sort's own.
+/// then one pass widens them (widen.cuh).
 template <class U, class V>
 cudaError_t argsort_rows_through_4_bytes(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out,
                                          V* positions, const segment_layout& seg, key_kind kind, int end_bit,
                                          const segmented_sort_options& o, cudaStream_t stream) {
-  static_assert(sizeof(V) == 8);
-  const std::int64_t n = seg.count * seg.row_length;
-  const std::size_t narrow_bytes = align_up(static_cast<std::size_t>(n) * sizeof(std::uint32_t));
-  std::size_t sort_bytes = 0;
-  cudaError_t e = sort_rows_onesweep<U, std::uint32_t>(nullptr, sort_bytes, keys_in, keys_out, nullptr, nullptr, seg,
-                                                       kind, end_bit, o, stream);
-  if (e != cudaSuccess) return e;
-  if (d_temp == nullptr) {
-    temp_bytes = narrow_bytes + sort_bytes;
-    return cudaSuccess;
-  }
-  if (temp_bytes < narrow_bytes + sort_bytes) return cudaErrorInvalidValue;
-  auto* narrow = static_cast<std::uint32_t*>(d_temp);
-  if ((e = sort_rows_onesweep<U, std::uint32_t>(static_cast<char*>(d_temp) + narrow_bytes, sort_bytes, keys_in, keys_out,
-                                                nullptr, narrow, seg, kind, end_bit, o, stream)) != cudaSuccess)
-    return e;
-  return widen_positions(narrow, positions, n, stream, o.debug_synchronous);
+  return argsort_through_4_bytes(
+      d_temp, temp_bytes, positions, seg.count * seg.row_length,
+      [&](void* temp, std::size_t& bytes, std::uint32_t* narrow) {
+        return sort_rows_onesweep<U, std::uint32_t>(temp, bytes, keys_in, keys_out, nullptr, narrow, seg, kind, end_bit,
+                                                    o, stream);
+      },
+      stream, o.debug_synchronous);
 }
 
 template <class U, class V>
