@@ -6,6 +6,7 @@ kernel of the process), beside torch.topk; and for short rows, topk beside a sor
 import torch
 import parascan
 from parascan.bench import _median_ms
+from parascan._timing import host_us
 from torch.profiler import profile, ProfilerActivity
 
 
@@ -29,14 +30,16 @@ def kernels(fn, calls=10):
 
 
 g = torch.Generator(device="cuda").manual_seed(7)
-for shape, k in [((256, 128256), 50), ((256, 128256), 1024), ((64, 50257), 1024), ((8, 1 << 20), 1024),
-                 ((1, 1 << 24), 1024)]:
+for shape, k in [((256, 128256), 50), ((256, 128256), 1024), ((64, 50257), 50), ((64, 50257), 1024),
+                 ((8, 1 << 20), 1024), ((1, 1 << 24), 1024)]:
     for dtype in (torch.float32, torch.bfloat16):
         x = (torch.randn(shape, device="cuda", generator=g) * 100).to(dtype)
         t_ours = median_ms(lambda: parascan.topk(x, k))
         t_torch = median_ms(lambda: torch.topk(x, k))
+        h_ours = host_us(torch, lambda: parascan.topk(x, k), batch=20, batches=10)
+        h_torch = host_us(torch, lambda: torch.topk(x, k), batch=20, batches=10)
         print(f"{str(shape):16s} k{k:<5d} {str(dtype):15s} parascan {t_ours:.4f} ms  torch.topk {t_torch:.4f} ms  "
-              f"{t_torch / t_ours:.2f}x", flush=True)
+              f"{t_torch / t_ours:.2f}x  (host per call: parascan {h_ours:.1f} us, torch {h_torch:.1f} us)", flush=True)
         kernels(lambda: parascan.topk(x, k))
 for shape, k in [((1 << 20, 16), 4), ((1 << 16, 256), 8), ((4096, 4096), 64)]:
     x = torch.randn(shape, device="cuda", generator=g) * 100

@@ -15,6 +15,7 @@
 #include "half_values.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/error.hpp"
+#include "parascan/device/topk/sampled.cuh"
 #include "parascan/topk.hpp"
 
 namespace {
@@ -56,11 +57,11 @@ struct shape {
   std::int64_t rows, length;
 };
 
-/// Runs topk over every k of `ks` and compares keys (bitwise) and positions with the CPU.
+/// Runs topk over the keys h (rows of sh) for every k of `ks` and compares keys (bitwise) and positions
+/// with the CPU; `what` names the input in a failure.
 template <class Key, class Stored>
-void check_topk(shape sh, const std::vector<std::int64_t>& ks, bool few, std::uint64_t seed) {
+void check_topk_of(shape sh, const std::vector<Stored>& h, const std::vector<std::int64_t>& ks, const std::string& what) {
   const std::int64_t n = sh.rows * sh.length;
-  const auto h = make_keys<Key, Stored>(n, seed, few);
   device_buffer<Stored> in(n > 0 ? n : 1);
   if (n > 0) in.copy_from_host(h.data(), n);
   for (bool largest : {true, false}) {
@@ -110,10 +111,15 @@ void check_topk(shape sh, const std::vector<std::int64_t>& ks, bool few, std::ui
           }
         }
         EXPECT_EQ(bad, 0) << sh.rows << " x " << sh.length << " k " << k << (largest ? " largest" : " smallest")
-                          << (sorted ? " sorted" : " in row order") << (few ? ", few distinct" : "");
+                          << (sorted ? " sorted" : " in row order") << what;
       }
     }
   }
+}
+
+template <class Key, class Stored>
+void check_topk(shape sh, const std::vector<std::int64_t>& ks, bool few, std::uint64_t seed) {
+  check_topk_of<Key, Stored>(sh, make_keys<Key, Stored>(sh.rows * sh.length, seed, few), ks, few ? ", few distinct" : "");
 }
 
 class topk_test : public gpu_test {};
@@ -150,6 +156,40 @@ TEST_F(topk_test, long_rows_through_the_filter) {
   check_topk<std::int32_t, std::int32_t>({2, 8192}, {1, 8192}, false, 18);
   check_topk<std::int32_t, std::int32_t>({7, 8191}, {100}, false, 19);
   check_topk<std::uint16_t, std::uint16_t>({33, 9000}, {4000}, false, 20);
+}
+
+/// Long rows with k small beside them take a threshold from a sample of each row (topk/sampled.cuh):
+/// k on both sides of where the sample stops paying, 8- and 1-byte images, and rows the sample serves
+/// badly, which must come out exact through the rounds: runs of keys at the sampled positions holding
+/// the row's largest keys (with the largest wanted, fewer than k lie at or above the threshold; with the
+/// smallest wanted, more than the list holds).
+TEST_F(topk_test, sampled_threshold_and_the_rows_it_cannot_serve) {
+  using namespace parascan::device::topk_detail;
+  const std::int64_t vocab = 128256;
+  for (std::int64_t k : {1, 50, 1024, 2000}) EXPECT_GT(sample_rank(k, vocab, sample_size(vocab)), 0u) << k;
+  EXPECT_EQ(sample_rank(8000, vocab, sample_size(vocab)), 0u);  // past it: the rounds
+  EXPECT_EQ(sample_rank(1024, 1 << 24, sample_size(1 << 24)), 0u);
+  const bool small = parascan::test::small_sizes_only();  // the sanitizer runs: fewer rows and k
+  if (small) {
+    check_topk<__nv_bfloat16, std::uint16_t>({2, vocab}, {50, 1024}, false, 30);
+  } else {
+    check_topk<__nv_bfloat16, std::uint16_t>({12, vocab}, {1, 50, 1024, 2000, 8000}, false, 30);
+    check_topk<std::uint64_t, std::uint64_t>({5, 60000}, {1, 300}, false, 31);
+    check_topk<std::int8_t, std::int8_t>({9, 40000}, {7, 2000}, false, 32);
+  }
+
+  const shape sh{small ? 2 : 6, 1 << 17};
+  const int size = sample_size(sh.length), runs = size / sample_run;
+  for (std::int64_t k : {1, 64, 1024, 2000}) ASSERT_GT(sample_rank(k, sh.length, size), 0u) << k;
+  std::vector<float> h(static_cast<std::size_t>(sh.rows * sh.length));
+  std::mt19937_64 rng(33);
+  for (auto& x : h) x = static_cast<float>(rng() % 1000000) * 1e-3f;  // [0, 1000)
+  for (std::int64_t r = 0; r < sh.rows; ++r)
+    for (std::int64_t g = 0; g < runs; ++g)
+      for (int j = 0; j < sample_run; ++j)
+        h[r * sh.length + sample_run_start(g, runs, sh.length) + j] = 1000.f + static_cast<float>(rng() % 1000000) * 1e-3f;
+  check_topk_of<float, float>(sh, h, small ? std::vector<std::int64_t>{64} : std::vector<std::int64_t>{1, 64, 1024, 2000},
+                              ", the sample's runs holding the largest keys");
 }
 
 /// Rows of at most 256 keys: k ≤ 32 a warp a row (warp/warp_topk.cuh), larger k each row sorted whole.

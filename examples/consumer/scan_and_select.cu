@@ -1,5 +1,6 @@
 // Consumer, file 1 of 2: every public header, and a scan and a compaction checked against the CPU.
 #include "parascan/axis_scan.hpp"
+#include "parascan/block/block_append.cuh"
 #include "parascan/block/block_exchange.cuh"
 #include "parascan/block/block_exclusive_sum.cuh"
 #include "parascan/block/block_radix_select.cuh"
@@ -42,6 +43,7 @@
 #include "parascan/device/segmented_sort/thread_rows.cuh"
 #include "parascan/device/tile_status.cuh"
 #include "parascan/device/topk/filter.cuh"
+#include "parascan/device/topk/sampled.cuh"
 #include "parascan/device/topk/thread_rows.cuh"
 #include "parascan/device/widen.cuh"
 #include "parascan/device_info.hpp"

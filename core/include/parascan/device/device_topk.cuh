@@ -9,9 +9,11 @@
 //      select then reads it there once per digit), the k-th key found by block::radix_select over the
 //      order-preserving image of the keys (complemented for the largest), the chosen keys and
 //      positions written in row order
-// Other rows (topk/filter.cuh): rounds of a histogram of an 11-bit digit and a filter, over the row and
-// then over the candidates, by several blocks a row; a block a row to finish among the last
-// candidates; then the k positions of each row sorted (segmented sort of rows of k) and their keys
+// Other rows: where k is small beside the row, a threshold from a sample of each row and one read of
+// the row listing every key at or below it (topk/sampled.cuh); rows it did not serve (and every row
+// where k is not small) take rounds of a histogram of an 11-bit digit and a filter, over the row and
+// then over the candidates, by several blocks a row (topk/filter.cuh); a block a row to finish among
+// the last candidates; then the k positions of each row sorted (segmented sort of rows of k) and their keys
 // gathered: the chosen in row order.
 //   2. sorted: the k of each row sorted by the segmented sort (rows of k; stable, so ties stay in
 //      position order), from temporary storage into the outputs
@@ -25,6 +27,7 @@
 #include "parascan/device/launch.cuh"
 #include "parascan/device/radix_digits.cuh"
 #include "parascan/device/topk/filter.cuh"
+#include "parascan/device/topk/sampled.cuh"
 #include "parascan/device/topk/thread_rows.cuh"
 #include "parascan/warp/warp_sort.cuh"
 #include "parascan/warp/warp_topk.cuh"
@@ -103,6 +106,8 @@ cudaError_t sort_positions_and_gather(char* sort_temp, std::size_t& sort_bytes, 
 /// and the keys gathered in row order (for 8-byte sorted keys the caller then sorts those pairs).
 struct wide_layout {
   std::int64_t capacity = 0;  // candidates a row
+  int sample_size = 0;         // keys sampled a row (topk/sampled.cuh)
+  unsigned sample_rank = 0;    // the sample's threshold rank; 0: no sample, the rounds for every row
   bool composite = false;
   int position_bits = 0;
   std::size_t counters = 0, candidates = 0, positions = 0, ordered = 0, sort = 0;
@@ -119,6 +124,8 @@ template <class U>
 cudaError_t plan_wide(std::int64_t rows, std::int64_t length, std::int64_t k, bool sorted, bool debug,
                       cudaStream_t stream, wide_layout& w) {
   w.capacity = candidate_capacity(length);
+  w.sample_size = sample_size(length);
+  w.sample_rank = sample_rank(k, length, w.sample_size);
   w.composite = sorted && sizeof(U) <= 4;
   w.position_bits = position_bits(length);
   const auto chosen = static_cast<std::size_t>(rows * k);
@@ -154,8 +161,16 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
   if (e != cudaSuccess) return e;
   const ordered_key<U> ordered{kind, largest};
   const chunking row_chunks = chunks_for(rows, length);
+  if (w.sample_rank > 0) {  // the sampled path; the rounds below then skip the rows it served
+    sample_kernel<U><<<static_cast<unsigned>(rows), threads, 0, stream>>>(keys, length, w.sample_size, w.sample_rank,
+                                                                          ordered, words);
+    if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+    append_kernel<U><<<static_cast<unsigned>(rows * row_chunks.per_row), filter_threads, 0, stream>>>(
+        keys, length, row_chunks, ordered, words, lists[1], w.capacity);
+    if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+  }
   histogram_kernel<U><<<static_cast<unsigned>(rows * row_chunks.per_row), filter_threads, 0, stream>>>(
-      keys, length, row_chunks, ordered, words);  // round 0's counts; later rounds' come from the filters
+      keys, length, row_chunks, k, ordered, words, w.capacity);  // round 0's counts; later rounds' come from the filters
   if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
   for (int round = 0; round < rounds_for<U>(); ++round) {
     // Round 0 reads the row; later rounds the previous round's candidates (a block a chunk of the list).

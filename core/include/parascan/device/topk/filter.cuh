@@ -14,9 +14,10 @@
 //     threshold by a second select over their positions (the earliest win). A row whose first
 //     candidates overflowed the list (few distinct keys) is selected whole instead: the block-per-row
 //     select and list.
-// Appends are warp-aggregated atomics: one a warp. The k of a row come out in no particular order;
-// device_topk.cuh sorts their positions and gathers the keys. Images are ordered_key's: the k smallest
-// images are the k wanted keys.
+// Rows the sampled path served (topk/sampled.cuh, `sampled` below) skip every round, and finish_kernel
+// selects among that path's list instead. Appends are warp-aggregated atomics: one a warp. The k of a
+// row come out in no particular order; device_topk.cuh sorts their positions and gathers the keys.
+// Images are ordered_key's: the k smallest images are the k wanted keys.
 #pragma once
 #include <climits>
 #include <cstdint>
@@ -42,10 +43,20 @@ constexpr int rounds_for() {
 }
 
 /// Each row's counters: max_rounds × bins digit counts, then the chosen so far and the candidates of
-/// each round (a count may pass the list's capacity: the reader sees the overflow).
-constexpr std::int64_t row_words = max_rounds * bins + 1 + max_rounds;
+/// each round (a count may pass the list's capacity: the reader sees the overflow), then the sampled
+/// path's (topk/sampled.cuh): its candidates and its threshold (two words: images of up to 8 bytes).
+constexpr std::int64_t row_words = max_rounds * bins + 1 + max_rounds + 3;
 __device__ __forceinline__ unsigned* chosen_count(unsigned* w) { return w + max_rounds * bins; }
 __device__ __forceinline__ unsigned* candidate_count(unsigned* w, int round) { return w + max_rounds * bins + 1 + round; }
+__device__ __forceinline__ unsigned* sampled_count(unsigned* w) { return w + max_rounds * bins + 1 + max_rounds; }
+__device__ __forceinline__ unsigned* sampled_threshold(unsigned* w) { return sampled_count(w) + 1; }
+
+/// Whether the sampled path chose the row's candidates: at least k keys lie at or below its threshold
+/// and their list held them all. Such a row's rounds do not run; finish_kernel selects among the list.
+__device__ __forceinline__ bool sampled(unsigned* w, std::int64_t k, std::int64_t capacity) {
+  const unsigned m = *sampled_count(w);
+  return m >= k && m <= capacity;
+}
 
 /// The image the selects compare: CUB's key order, complemented when the largest are wanted.
 template <class U>
@@ -218,10 +229,12 @@ __device__ __forceinline__ bool for_each_in_round(const U* src, std::int64_t len
 /// counters in `words` (rows × row_words). Later rounds' counts come from the filter before them.
 template <class U>
 __global__ void __launch_bounds__(filter_threads)
-    histogram_kernel(const U* keys, std::int64_t length, chunking c, ordered_key<U> ordered, unsigned* words) {
+    histogram_kernel(const U* keys, std::int64_t length, chunking c, std::int64_t k, ordered_key<U> ordered,
+                     unsigned* words, std::int64_t capacity) {
   __shared__ unsigned h[bins];
   const std::int64_t row = blockIdx.x / c.per_row;
   unsigned* w = words + row * row_words;
+  if (sampled(w, k, capacity)) return;
   for (int d = threadIdx.x; d < bins; d += filter_threads) h[d] = 0;
   __syncthreads();
   for_each_in_round<filter_threads>(keys + row * length, length, c, 0, w, nullptr, 0,
@@ -241,7 +254,7 @@ __global__ void __launch_bounds__(filter_threads)
                   unsigned* words, unsigned* chosen, const unsigned* list_in, unsigned* list_out, std::int64_t capacity) {
   const std::int64_t row = blockIdx.x / c.per_row;
   unsigned* w = words + row * row_words;
-  if (!round_runs(w, round, capacity)) return;
+  if (sampled(w, k, capacity) || !round_runs(w, round, capacity)) return;
   // The next round's digit counts of this block's candidates (the next round then needs no histogram
   // launch of its own, nor a read of the candidates for it).
   __shared__ unsigned next_counts[bins];
@@ -350,7 +363,8 @@ __global__ void __launch_bounds__(threads)
   const U* src = keys + row * length;
   unsigned* out = chosen + row * k;
   unsigned* w = words + row * row_words;
-  if (*candidate_count(w, 0) > capacity) {  // overflowed: the whole row, the block-per-row way
+  const bool by_sample = sampled(w, k, capacity);
+  if (!by_sample && *candidate_count(w, 0) > capacity) {  // overflowed: the whole row, the block-per-row way
     using select = block::radix_select<threads, U>;
     const auto r = select::select(s.keys, src, static_cast<unsigned>(length), static_cast<unsigned>(k), ordered);
     select::list(s.keys, src, static_cast<unsigned>(length), r, ordered, [&](unsigned rank, unsigned i) { out[rank] = i; });
@@ -358,10 +372,12 @@ __global__ void __launch_bounds__(threads)
     return;
   }
   int last = 0;  // the last round that ran for the row (each that ran found at least one candidate)
-  while (last + 1 < max_rounds && *candidate_count(w, last + 1) > 0) ++last;
-  const unsigned below = *chosen_count(w), m = *candidate_count(w, last);
+  while (!by_sample && last + 1 < max_rounds && *candidate_count(w, last + 1) > 0) ++last;
+  // A sampled row's candidates are in lists1 (no round ran for it: none chosen yet).
+  const unsigned below = by_sample ? 0u : *chosen_count(w);
+  const unsigned m = by_sample ? *sampled_count(w) : *candidate_count(w, last);
   const unsigned need = static_cast<unsigned>(k) - below;
-  const unsigned* at = (last % 2 == 0 ? lists0 : lists1) + row * capacity;
+  const unsigned* at = (by_sample || last % 2 == 1 ? lists1 : lists0) + row * capacity;
   if (cache && m <= cache_items) {
     U* images = reinterpret_cast<U*>(cached);
     unsigned* positions = reinterpret_cast<unsigned*>(cached + cache_items * sizeof(U));
