@@ -203,9 +203,8 @@ def topk(x, k, axis=-1, largest=True, sorted=True, stream=None):
     No host synchronisation (capturable in a CUDA graph). Rows of 2 to 32 items: a thread a row (the row
     sorted in registers); of at most 256 items: k ≤ 32 by a warp a row (k rounds of a warp-wide smallest),
     larger k sorted whole and sliced; longer rows by radix select: a block a row (the row in shared memory
-    when it fits), or, for
-    rows of 8192 items and more, histogram-and-filter rounds by several blocks a row (the row read
-    twice). An axis other than the last is moved last by a transposing copy. Under ``torch.compile`` and
+    when it fits), or, for rows of 8192 items and more, a threshold from a sample of each row and one read
+    of the row (k small beside it), else histogram-and-filter rounds by several blocks a row. An axis other than the last is moved last by a transposing copy. Under ``torch.compile`` and
     for tensors that need a gradient: the custom op ``torch.ops.parascan.topk`` (values have a gradient).
 
     >>> parascan.topk(torch.tensor([[3., 9., 1., 9.]], device="cuda"), 2)
