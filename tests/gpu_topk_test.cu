@@ -192,6 +192,47 @@ TEST_F(topk_test, sampled_threshold_and_the_rows_it_cannot_serve) {
                               ", the sample's runs holding the largest keys");
 }
 
+/// The sampled path's listing test (one xor, one compare) against ordered_key's image ≤ t, on the host:
+/// every 16-bit and 8-bit key against thresholds that are images of keys (±0, the sign boundary, the
+/// ends, NaNs, random ones), for every key kind and both directions; random 32- and 64-bit pairs.
+template <class U>
+void check_listing(const std::vector<U>& raws, const std::vector<U>& threshold_keys) {
+  using parascan::device::sort_detail::ordered_bits;
+  using parascan::device::topk_detail::at_or_below_of;
+  std::int64_t bad = 0;
+  for (key_kind kind : {key_kind::unsigned_int, key_kind::signed_int, key_kind::floating})
+    for (bool largest : {false, true})
+      for (U tk : threshold_keys) {
+        const U t = ordered_bits(tk, kind, largest);
+        const auto listed = at_or_below_of(t, kind, largest);
+        for (U raw : raws) bad += listed(raw) != (ordered_bits(raw, kind, largest) <= t);
+      }
+  EXPECT_EQ(bad, 0) << sizeof(U) << "-byte keys";
+}
+
+template <class U>
+std::vector<U> listing_keys(std::size_t random, std::uint64_t seed) {
+  constexpr U sign = static_cast<U>(U(1) << (sizeof(U) * 8 - 1));
+  std::vector<U> v = {U(0), U(1), sign, static_cast<U>(sign + 1), static_cast<U>(sign - 1), static_cast<U>(sign - 2),
+                      static_cast<U>(~U(0)), static_cast<U>(~U(1))};
+  std::mt19937_64 rng(seed);
+  for (std::size_t i = 0; i < random; ++i) v.push_back(static_cast<U>(rng()));
+  return v;
+}
+
+TEST(topk_listing, one_xor_and_compare_equals_the_image_test) {
+  std::vector<std::uint16_t> all16(1 << 16);
+  std::iota(all16.begin(), all16.end(), std::uint16_t{0});
+  auto t16 = listing_keys<std::uint16_t>(200, 40);
+  for (std::uint16_t nan : {0x7FC0, 0xFFC0, 0x7E00, 0x7C00, 0xFC00}) t16.push_back(nan);  // bf16/f16 NaNs, ±inf
+  check_listing<std::uint16_t>(all16, t16);
+  std::vector<std::uint8_t> all8(256);
+  std::iota(all8.begin(), all8.end(), std::uint8_t{0});
+  check_listing<std::uint8_t>(all8, all8);
+  check_listing<std::uint32_t>(listing_keys<std::uint32_t>(20000, 41), listing_keys<std::uint32_t>(300, 42));
+  check_listing<std::uint64_t>(listing_keys<std::uint64_t>(20000, 43), listing_keys<std::uint64_t>(300, 44));
+}
+
 /// Rows of at most 256 keys: k ≤ 32 a warp a row (warp/warp_topk.cuh), larger k each row sorted whole.
 TEST_F(topk_test, short_rows_by_warps_and_sorted_whole) {
   check_topk<float, float>({20000, 16}, {1, 4, 16}, false, 21);

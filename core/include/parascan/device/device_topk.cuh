@@ -157,14 +157,14 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
   char* ordered_in = next + w.positions;
   char* ordered_out = ordered_in + w.ordered;
   char* sort_temp = ordered_out + w.ordered;
-  cudaError_t e = cudaMemsetAsync(words, 0, static_cast<std::size_t>(rows * row_words) * sizeof(unsigned), stream);
-  if (e != cudaSuccess) return e;
   const ordered_key<U> ordered{kind, largest};
   const chunking row_chunks = chunks_for(rows, length);
-  if (w.sample_rank > 0) {  // the sampled path; the rounds below then skip the rows it served
-    sample_kernel<U><<<static_cast<unsigned>(rows), threads, 0, stream>>>(keys, length, w.sample_size, w.sample_rank,
-                                                                          ordered, words);
-    if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+  // The counters cleared, and (sample_rank > 0) the sampled path; the rounds below skip the rows it served.
+  sample_kernel<U><<<static_cast<unsigned>(rows), threads, 0, stream>>>(keys, length, w.sample_size, w.sample_rank,
+                                                                        ordered, words);
+  cudaError_t e = check_launch(stream, debug);
+  if (e != cudaSuccess) return e;
+  if (w.sample_rank > 0) {
     append_kernel<U><<<static_cast<unsigned>(rows * row_chunks.per_row), filter_threads, 0, stream>>>(
         keys, length, row_chunks, ordered, words, lists[1], w.capacity);
     if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
