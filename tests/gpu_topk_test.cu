@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 #include "gpu_test.hpp"
 #include "half_values.hpp"
@@ -160,15 +161,18 @@ TEST_F(topk_test, long_rows_through_the_filter) {
 
 /// Long rows with k small beside them take a threshold from a sample of each row (topk/sampled.cuh):
 /// k on both sides of where the sample stops paying, 8- and 1-byte images, and rows the sample serves
-/// badly, which must come out exact through the rounds: runs of keys at the sampled positions holding
-/// the row's largest keys (with the largest wanted, fewer than k lie at or above the threshold; with the
-/// smallest wanted, more than the list holds).
+/// badly, which must come out exact through the fallbacks (a whole-row select, or the rounds for rows
+/// past finish_fallback_max): runs of keys at the sampled positions holding the row's largest keys (with
+/// the largest wanted, fewer than k lie at or above the threshold; with the smallest wanted, more than
+/// the list holds).
 TEST_F(topk_test, sampled_threshold_and_the_rows_it_cannot_serve) {
   using namespace parascan::device::topk_detail;
   const std::int64_t vocab = 128256;
   for (std::int64_t k : {1, 50, 1024, 2000}) EXPECT_GT(sample_rank(k, vocab, sample_size(vocab)), 0u) << k;
   EXPECT_EQ(sample_rank(8000, vocab, sample_size(vocab)), 0u);  // past it: the rounds
   EXPECT_EQ(sample_rank(1024, 1 << 24, sample_size(1 << 24)), 0u);
+  EXPECT_GT(sample_rank(64, 50257, sample_size(50257)), 0u);  // the graph test's two wide cases take both paths
+  EXPECT_EQ(sample_rank(6000, 50257, sample_size(50257)), 0u);
   const bool small = parascan::test::small_sizes_only();  // the sanitizer runs: fewer rows and k
   if (small) {
     check_topk<__nv_bfloat16, std::uint16_t>({2, vocab}, {50, 1024}, false, 30);
@@ -178,18 +182,21 @@ TEST_F(topk_test, sampled_threshold_and_the_rows_it_cannot_serve) {
     check_topk<std::int8_t, std::int8_t>({9, 40000}, {7, 2000}, false, 32);
   }
 
-  const shape sh{small ? 2 : 6, 1 << 17};
-  const int size = sample_size(sh.length), runs = size / sample_run;
-  for (std::int64_t k : {1, 64, 1024, 2000}) ASSERT_GT(sample_rank(k, sh.length, size), 0u) << k;
-  std::vector<float> h(static_cast<std::size_t>(sh.rows * sh.length));
-  std::mt19937_64 rng(33);
-  for (auto& x : h) x = static_cast<float>(rng() % 1000000) * 1e-3f;  // [0, 1000)
-  for (std::int64_t r = 0; r < sh.rows; ++r)
-    for (std::int64_t g = 0; g < runs; ++g)
-      for (int j = 0; j < sample_run; ++j)
-        h[r * sh.length + sample_run_start(g, runs, sh.length) + j] = 1000.f + static_cast<float>(rng() % 1000000) * 1e-3f;
-  check_topk_of<float, float>(sh, h, small ? std::vector<std::int64_t>{64} : std::vector<std::int64_t>{1, 64, 1024, 2000},
-                              ", the sample's runs holding the largest keys");
+  // Rows of 2^17 fall back to finish_kernel's whole-row select (no rounds launched), rows of 2^19 to the rounds.
+  for (const shape sh : {shape{small ? 2 : 6, 1 << 17}, shape{2, 1 << 19}}) {
+    ASSERT_EQ(sh.length <= finish_fallback_max, sh.length == (1 << 17));
+    const int size = sample_size(sh.length), runs = size / sample_run;
+    const std::vector<std::int64_t> ks = small ? std::vector<std::int64_t>{64} : std::vector<std::int64_t>{1, 64, 1024};
+    for (std::int64_t k : ks) ASSERT_GT(sample_rank(k, sh.length, size), 0u) << k;
+    std::vector<float> h(static_cast<std::size_t>(sh.rows * sh.length));
+    std::mt19937_64 rng(33);
+    for (auto& x : h) x = static_cast<float>(rng() % 1000000) * 1e-3f;  // [0, 1000)
+    for (std::int64_t r = 0; r < sh.rows; ++r)
+      for (std::int64_t g = 0; g < runs; ++g)
+        for (int j = 0; j < sample_run; ++j)
+          h[r * sh.length + sample_run_start(g, runs, sh.length) + j] = 1000.f + static_cast<float>(rng() % 1000000) * 1e-3f;
+    check_topk_of<float, float>(sh, h, ks, ", the sample's runs holding the largest keys");
+  }
 }
 
 /// The sampled path's listing test (one xor, one compare) against ordered_key's image ≤ t, on the host:
@@ -269,8 +276,10 @@ TEST_F(topk_test, bad_arguments_are_refused) {
 }
 
 TEST_F(topk_test, captured_in_a_graph_and_replayed_on_new_data) {
-  for (const shape sh : {shape{128, 50257}, shape{300, 3000}, shape{5000, 100}}) {  // every path
-    const std::int64_t n = sh.rows * sh.length, k = 64;
+  // Every path: the sampled threshold (k 64 of 50257), the rounds (k 6000), a block a row, a warp a row.
+  const std::pair<shape, std::int64_t> cases[] = {{{128, 50257}, 64}, {{16, 50257}, 6000}, {{300, 3000}, 64}, {{5000, 100}, 64}};
+  for (const auto& [sh, k] : cases) {
+    const std::int64_t n = sh.rows * sh.length;
     device_buffer<float> in(n), out(sh.rows * k);
     device_buffer<std::int64_t> at(sh.rows * k);
     cudaStream_t stream;

@@ -169,10 +169,15 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
         keys, length, row_chunks, ordered, words, lists[1], w.capacity);
     if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
   }
-  histogram_kernel<U><<<static_cast<unsigned>(rows * row_chunks.per_row), filter_threads, 0, stream>>>(
-      keys, length, row_chunks, k, ordered, words, w.capacity);  // round 0's counts; later rounds' come from the filters
-  if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
-  for (int round = 0; round < rounds_for<U>(); ++round) {
+  // The rounds, for rows the sample did not serve; with a sample and rows of at most finish_fallback_max,
+  // not launched at all: finish_kernel selects such a row whole.
+  const bool rounds = w.sample_rank == 0 || length > finish_fallback_max;
+  if (rounds) {
+    histogram_kernel<U><<<static_cast<unsigned>(rows * row_chunks.per_row), filter_threads, 0, stream>>>(
+        keys, length, row_chunks, k, ordered, words, w.capacity);  // round 0's counts; later rounds' from the filters
+    if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+  }
+  for (int round = 0; rounds && round < rounds_for<U>(); ++round) {
     // Round 0 reads the row; later rounds the previous round's candidates (a block a chunk of the list).
     const chunking c = round == 0 ? row_chunks : chunks_for(rows, w.capacity);
     const auto blocks = static_cast<unsigned>(rows * c.per_row);
@@ -189,8 +194,8 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
   if (cache && (e = allow_dynamic_smem(finish, cache_bytes)) != cudaSuccess) return e;
   auto* in = reinterpret_cast<std::uint64_t*>(ordered_in);  // composite keys, when sorted here
   finish<<<static_cast<unsigned>(rows), threads, cache ? cache_bytes : 0, stream>>>(
-      keys, length, k, ordered, words, lists[0], lists[1], w.capacity, cache, chosen, w.composite ? in : nullptr,
-      w.position_bits);
+      keys, length, k, ordered, words, lists[0], lists[1], w.capacity, cache, rounds, chosen,
+      w.composite ? in : nullptr, w.position_bits);
   if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
 
   std::size_t sort_bytes = w.sort;

@@ -352,11 +352,12 @@ __device__ void composite_row(const U* src, const unsigned* at, std::int64_t k, 
 }
 
 /// composite != nullptr: the row's k also written as composite_row's keys (position_bits wide positions).
+/// rounds_ran: whether the rounds were launched (else a row the sample did not serve is selected whole).
 template <class U>
 __global__ void __launch_bounds__(threads)
     finish_kernel(const U* keys, std::int64_t length, std::int64_t k, ordered_key<U> ordered, unsigned* words,
-                  const unsigned* lists0, const unsigned* lists1, std::int64_t capacity, bool cache, unsigned* chosen,
-                  std::uint64_t* composite, int position_bits) {
+                  const unsigned* lists0, const unsigned* lists1, std::int64_t capacity, bool cache, bool rounds_ran,
+                  unsigned* chosen, std::uint64_t* composite, int position_bits) {
   __shared__ finish_storage<U> s;
   extern __shared__ __align__(16) unsigned char cached[];
   const std::int64_t row = blockIdx.x;
@@ -364,7 +365,8 @@ __global__ void __launch_bounds__(threads)
   unsigned* out = chosen + row * k;
   unsigned* w = words + row * row_words;
   const bool by_sample = sampled(w, k, capacity);
-  if (!by_sample && *candidate_count(w, 0) > capacity) {  // overflowed: the whole row, the block-per-row way
+  // Overflowed, or not served by the sample with no rounds run: the whole row, the block-per-row way.
+  if (!by_sample && (!rounds_ran || *candidate_count(w, 0) > capacity)) {
     using select = block::radix_select<threads, U>;
     const auto r = select::select(s.keys, src, static_cast<unsigned>(length), static_cast<unsigned>(k), ordered);
     select::list(s.keys, src, static_cast<unsigned>(length), r, ordered, [&](unsigned rank, unsigned i) { out[rank] = i; });

@@ -13,8 +13,10 @@
 // A row with k ≤ count ≤ capacity has its k smallest images in its list (every key at or below the k-th
 // is ≤ t): filter.cuh's rounds skip it and finish_kernel selects exactly among the listed (`sampled`).
 // Any other row — fewer than k listed (an unlucky or adversarial sample: periodic rows whose period
-// matches the runs' spacing) or more than the list holds (few distinct keys) — runs the rounds as if no
-// sample had been taken: the result is exact either way, and only the time differs.
+// matches the runs' spacing) or more than the list holds (few distinct keys) — is selected whole by
+// finish_kernel's block (rows of at most finish_fallback_max, where the rounds are then not launched)
+// or runs the rounds as if no sample had been taken: the result is exact either way, and only the time
+// differs.
 //
 // Why: the rounds read a row twice (round 0's histogram, then its filter) and their histograms of
 // logits crowd a few shared counters: bf16 (256, 128256) k = 1024 spent 158 µs in round 0 under ncu,
@@ -32,6 +34,10 @@ namespace parascan::device::topk_detail {
 constexpr int sample_run = 32;      // consecutive keys a run: one warp's load
 constexpr int sample_most = 4096;   // keys sampled a row at most
 constexpr int append_slots = 2048;  // positions append_kernel stages a block
+/// Rows up to this long that the sample did not serve are selected whole by finish_kernel's block (a row
+/// of 2^18 f32: five reads of 1 MB by one block), so the rounds' three or four launches are not made;
+/// longer rows keep the rounds as their fallback.
+constexpr std::int64_t finish_fallback_max = std::int64_t{1} << 18;
 
 /// Keys sampled from a row of `length` (a multiple of sample_run, at most an eighth of the row).
 inline int sample_size(std::int64_t length) {
