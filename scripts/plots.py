@@ -182,7 +182,7 @@ def main():
     p.add_argument("--sat", default="docs/bench-sat-h100.csv")
     p.add_argument("--sort", default="docs/bench-sort-h100.csv")
     p.add_argument("--peers", default="docs/bench-python-peers-h100.csv")
-    p.add_argument("--batched", default="docs/bench-python-batched-h200.csv")
+    p.add_argument("--batched", default="docs/bench-python-batched-h100.csv")
     p.add_argument("--out", default="docs/plots")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
