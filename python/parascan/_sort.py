@@ -204,8 +204,9 @@ def topk(x, k, axis=-1, largest=True, sorted=True, stream=None):
     sorted in registers); of at most 256 items: k ≤ 32 by a warp a row (k rounds of a warp-wide smallest),
     larger k sorted whole and sliced; longer rows by radix select: a block a row (the row in shared memory
     when it fits), or, for rows of 8192 items and more, a threshold from a sample of each row and one read
-    of the row (k small beside it), else histogram-and-filter rounds by several blocks a row. An axis other than the last is moved last by a transposing copy. Under ``torch.compile`` and
-    for tensors that need a gradient: the custom op ``torch.ops.parascan.topk`` (values have a gradient).
+    of the row (k small beside it), else histogram-and-filter rounds by several blocks a row. An axis other
+    than the last is moved last by a transposing copy. Under ``torch.compile`` and for tensors that need a
+    gradient: the custom op ``torch.ops.parascan.topk`` (values have a gradient).
 
     >>> parascan.topk(torch.tensor([[3., 9., 1., 9.]], device="cuda"), 2)
     (tensor([[9., 9.]], device='cuda:0'), tensor([[1, 3]], device='cuda:0'))
