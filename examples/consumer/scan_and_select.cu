@@ -66,6 +66,7 @@
 #include "parascan/thread/thread_sort.cuh"
 #include "parascan/topk.hpp"
 #include "parascan/volume_fields.hpp"
+#include "parascan/warp/warp_claim.cuh"
 #include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
 #include "parascan/warp/warp_sort.cuh"

@@ -67,6 +67,7 @@
 #include "parascan/topk.hpp"
 #include "parascan/version.hpp"  // generated at build time, installed with the headers
 #include "parascan/volume_fields.hpp"
+#include "parascan/warp/warp_claim.cuh"
 #include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
 #include "parascan/warp/warp_sort.cuh"

@@ -1,7 +1,7 @@
 // A block appends positions to a list it shares with other blocks (one global counter), gathered a
 // block at a time:
-//   1. append(): a warp's set bits take one shuffle scan of the lanes' counts and one shared atomic, and
-//      land in the block's staged room in shared memory (Slots positions)
+//   1. append(): a warp's set bits take one claim on the block's staged count (warp::claim: one shuffle
+//      scan of the lanes' counts, one shared atomic) and land in its room in shared memory (Slots positions)
 //   2. flush(), after a __syncthreads: one global atomic takes the block's place in the list, and the
 //      staged positions are copied out coalesced
 // Appends past the staged room go straight to the list through one global atomic a warp. The counter
@@ -13,6 +13,7 @@
 // entry 40). Used by the sampled top-k (device/topk/sampled.cuh).
 #pragma once
 #include <cstdint>
+#include "parascan/warp/warp_claim.cuh"
 
 namespace parascan::block {
 
@@ -36,23 +37,16 @@ struct appender {
 
   /// Appends first + j for every set bit j of `bits`; every lane of the warp calls it.
   __device__ __forceinline__ void append(unsigned bits, std::int64_t first) const {
-    const unsigned lane = threadIdx.x % 32, mine = __popc(bits);
-    unsigned before = mine;  // inclusive scan of the lanes' counts
-    for (int o = 1; o < 32; o <<= 1) {
-      const unsigned v = __shfl_up_sync(0xffffffffu, before, o);
-      if (lane >= static_cast<unsigned>(o)) before += v;
-    }
-    const unsigned total = __shfl_sync(0xffffffffu, before, 31);
+    unsigned before = 0, total = 0;
+    const unsigned base = warp::claim(__popc(bits), &s.count, before, total);
     if (total == 0) return;
-    unsigned base = 0;
-    if (lane == 0) base = atomicAdd(&s.count, total);
-    base = __shfl_sync(0xffffffffu, base, 0);
+    const unsigned lane = threadIdx.x % 32;
     const unsigned room = base >= static_cast<unsigned>(Slots) ? 0u : static_cast<unsigned>(Slots) - base;
     const unsigned kept = total < room ? total : room;
     unsigned spill = 0;  // the rest straight to the list
     if (lane == 0 && kept < total) spill = atomicAdd(count, total - kept);
     spill = __shfl_sync(0xffffffffu, spill, 0);
-    for (unsigned o = before - mine; bits != 0; ++o) {
+    for (unsigned o = before; bits != 0; ++o) {
       const unsigned p = static_cast<unsigned>(first + __ffs(bits) - 1);
       bits &= bits - 1;
       if (o < kept) s.staged[base + o] = p;

@@ -24,6 +24,7 @@
 #include <cstring>
 #include "parascan/block/block_radix_select.cuh"
 #include "parascan/device/radix_digits.cuh"
+#include "parascan/warp/warp_claim.cuh"
 
 namespace parascan::device::topk_detail {
 
@@ -126,23 +127,10 @@ __device__ __forceinline__ void for_each_key(const U* src, std::int64_t begin, s
 /// count still grows, so the reader sees the overflow). One atomic a warp; every lane calls it.
 __device__ __forceinline__ void append_bits(unsigned bits, std::int64_t first, unsigned* count, unsigned* list,
                                             std::int64_t cap) {
-  const unsigned lane = threadIdx.x % 32, mine = __popc(bits);
-  unsigned before = mine;  // inclusive scan of the lanes' counts
-  for (int o = 1; o < 32; o <<= 1) {
-    const unsigned v = __shfl_up_sync(0xffffffffu, before, o);
-    if (lane >= static_cast<unsigned>(o)) before += v;
-  }
-  const unsigned total = __shfl_sync(0xffffffffu, before, 31);
-  if (total == 0) return;
-  unsigned base = 0;
-  if (lane == 0) base = atomicAdd(count, total);
-  unsigned slot = __shfl_sync(0xffffffffu, base, 0) + before - mine;
-  while (bits != 0) {
-    const int j = __ffs(bits) - 1;
-    bits &= bits - 1;
-    if (slot < cap) list[slot] = static_cast<unsigned>(first + j);
-    ++slot;
-  }
+  unsigned before = 0, total = 0;
+  const unsigned base = warp::claim(__popc(bits), count, before, total);
+  for (unsigned slot = base + before; bits != 0; bits &= bits - 1, ++slot)
+    if (slot < cap) list[slot] = static_cast<unsigned>(first + __ffs(bits) - 1);
 }
 
 struct chunking {
