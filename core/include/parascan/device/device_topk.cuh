@@ -10,10 +10,11 @@
 //      order-preserving image of the keys (complemented for the largest), the chosen keys and
 //      positions written in row order
 // Other rows: where k is small beside the row, a threshold from a sample of each row and one read of
-// the row listing every key at or below it (topk/sampled.cuh); rows it did not serve (and every row
-// where k is not small) take rounds of a histogram of an 11-bit digit and a filter, over the row and
-// then over the candidates, by several blocks a row (topk/filter.cuh); a block a row to finish among
-// the last candidates; then the k positions of each row sorted (segmented sort of rows of k) and their keys
+// the row listing every key at or below it (topk/sampled.cuh); every row where k is not small, and rows
+// longer than 2^18 that the sample did not serve, take rounds of a histogram of an 11-bit digit and a
+// filter, over the row and then over the candidates, by several blocks a row (topk/filter.cuh); a block
+// a row to finish among the last candidates (or, for a shorter row the sample did not serve, among the
+// whole row); then the k positions of each row sorted (segmented sort of rows of k) and their keys
 // gathered: the chosen in row order.
 //   2. sorted: the k of each row sorted by the segmented sort (rows of k; stable, so ties stay in
 //      position order), from temporary storage into the outputs
