@@ -276,7 +276,8 @@ TEST_F(topk_test, bad_arguments_are_refused) {
 }
 
 TEST_F(topk_test, captured_in_a_graph_and_replayed_on_new_data) {
-  // Every path: the sampled threshold (k 64 of 50257), the rounds (k 6000), a block a row, a warp a row.
+  // Every wide path and two short ones: the sampled threshold (k 64 of 50257), the rounds (k 6000), a block a
+  // row (3000), rows of 100 sorted whole (k past a warp).
   const std::pair<shape, std::int64_t> cases[] = {{{128, 50257}, 64}, {{16, 50257}, 6000}, {{300, 3000}, 64}, {{5000, 100}, 64}};
   for (const auto& [sh, k] : cases) {
     const std::int64_t n = sh.rows * sh.length;
