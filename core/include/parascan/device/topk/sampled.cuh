@@ -134,16 +134,14 @@ __global__ void __launch_bounds__(filter_threads)
   appender::init(s);
   __syncthreads();
   const appender to_list{s, sampled_count(w), lists + row * capacity, capacity};
-  const std::int64_t begin = (blockIdx.x % c.per_row) * c.chunk;
-  const std::int64_t end = begin + c.chunk < length ? begin + c.chunk : length;
-  for_each_key<filter_threads>(keys + row * length, begin, end,
-                               [&](std::int64_t first, const U(&items)[group_of<U>], int count) {
-                                 unsigned bits = 0;
+  for_each_in_round<filter_threads>(keys + row * length, length, c, 0, w, nullptr, 0,  // this block's chunk of the row
+                                    [&](std::int64_t first, const U(&items)[group_of<U>], int count) {
+                                      unsigned bits = 0;
 #pragma unroll
-                                 for (int j = 0; j < group_of<U>; ++j)
-                                   bits |= static_cast<unsigned>(j < count && listed(items[j])) << j;
-                                 if (__any_sync(0xffffffffu, bits != 0)) to_list.append(bits, first);
-                               });
+                                      for (int j = 0; j < group_of<U>; ++j)
+                                        bits |= static_cast<unsigned>(j < count && listed(items[j])) << j;
+                                      if (__any_sync(0xffffffffu, bits != 0)) to_list.append(bits, first);
+                                    });
   __syncthreads();
   to_list.flush();
 }
