@@ -225,19 +225,34 @@ cudaError_t sort_rows_onesweep(void* d_temp, std::size_t& temp_bytes, const U* k
                                                    o.debug_synchronous);
 }
 
-/// Argsort into 8-byte positions of rows that take the Onesweep: the passes carry 4-byte positions,
-/// then one pass widens them (widen.cuh).
+/// Argsort into 8-byte positions of rows that take the Onesweep: the passes carry 4-byte positions and
+/// the last pass writes them widened (onesweep::widening_buffers). Temporary storage: the keys' second
+/// buffer, two 4-byte position buffers, the passes' counters.
 template <class U, class V>
 cudaError_t argsort_rows_through_4_bytes(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out,
                                          V* positions, const segment_layout& seg, key_kind kind, int end_bit,
                                          const segmented_sort_options& o, cudaStream_t stream) {
-  return argsort_through_4_bytes(
-      d_temp, temp_bytes, positions, seg.count * seg.row_length,
-      [&](void* temp, std::size_t& bytes, std::uint32_t* narrow) {
-        return sort_rows_onesweep<U, std::uint32_t>(temp, bytes, keys_in, keys_out, nullptr, narrow, seg, kind, end_bit,
-                                                    o, stream);
-      },
-      stream, o.debug_synchronous);
+  static_assert(sizeof(V) == 8);
+  using policy = onesweep::default_policy_t<U, std::uint32_t>;
+  const int passes = (end_bit - o.begin_bit + onesweep::radix_bits - 1) / onesweep::radix_bits;
+  const std::int64_t n = seg.count * seg.row_length;
+  const std::size_t key_buf = align_up(static_cast<std::size_t>(n) * sizeof(U));
+  const std::size_t position_buf = align_up(static_cast<std::size_t>(n) * sizeof(std::uint32_t));
+  const std::size_t need =
+      key_buf + 2 * position_buf + onesweep::rows_temp_bytes<policy, std::uint32_t>(seg.count, seg.row_length, passes);
+  if (d_temp == nullptr) {
+    temp_bytes = need;
+    return cudaSuccess;
+  }
+  if (temp_bytes < need) return cudaErrorInvalidValue;
+  char* t = static_cast<char*>(d_temp);
+  auto* narrow = reinterpret_cast<std::uint32_t*>(t + key_buf);
+  const onesweep::pass_set ps{o.begin_bit, end_bit, passes, kind, o.descending};
+  const onesweep::widening_buffers<U, V> io{
+      {keys_in, keys_out, reinterpret_cast<U*>(t), nullptr, narrow, narrow + position_buf / sizeof(std::uint32_t)},
+      positions};
+  return onesweep::run_rows<policy, std::uint32_t>(t + key_buf + 2 * position_buf, io, seg.count, seg.row_length, ps,
+                                                   stream, o.debug_synchronous);
 }
 
 template <class U, class V>

@@ -85,4 +85,33 @@ struct buffers {
   }
 };
 
+/// Argsort into the caller's 8-byte positions through 4-byte ones, widened by the last pass itself: the
+/// passes rank keys and carry 4-byte positions through buffers<U, uint32_t>'s second buffers, and the
+/// last performed pass stores each position widened into `wide_out` (instead of one more pass over the
+/// positions after the sort: read 4, write 8 bytes an item, and a launch; widen.cuh). Keys go to
+/// keys_out as with buffers. values_out and values_temp are the 4-byte ping-pong; values_in is null.
+template <class U, class W>
+struct widening_buffers : buffers<U, std::uint32_t> {
+  using base = buffers<U, std::uint32_t>;
+  W* wide_out;
+
+  struct ends : base::ends {
+    W* wide_dst;  // the last pass's: the caller's positions; null before it
+    template <class Offset>
+    __device__ __forceinline__ void store(Offset at, U b, std::uint32_t value) const {
+      this->keys_dst[at] = this->codec.decode(b);
+      if (wide_dst != nullptr) wide_dst[at] = static_cast<W>(value);
+      else this->values_dst[at] = value;
+    }
+  };
+  __device__ __forceinline__ ends at(int i, int performed, const key_codec<U>& codec) const {
+    return {base::at(i, performed, codec), i == performed - 1 ? wide_out : nullptr};
+  }
+  /// When no pass runs (the plain sort's plan may skip them all): positions as they are.
+  __device__ __forceinline__ void copy(std::int64_t i) const {
+    this->keys_out[i] = this->keys_in[i];
+    wide_out[i] = static_cast<W>(i);
+  }
+};
+
 }  // namespace parascan::device::onesweep
