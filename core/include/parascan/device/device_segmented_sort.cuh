@@ -21,7 +21,6 @@
 #include "parascan/device/segmented_sort/merge.cuh"
 #include "parascan/device/segmented_sort/small.cuh"
 #include "parascan/device/segmented_sort/thread_rows.cuh"
-#include "parascan/device/widen.cuh"
 #include "parascan/ops.hpp"
 #include "parascan/radix_sort.hpp"
 #include "parascan/scan.hpp"
