@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
   app.add_option("--primitive", a.primitive,
                  "scan, select, sort, segmented, axis, topk, sat, pipeline, mc or all (axis: f32 sums along the rows and down the "
                  "columns of matrices, (2^20, 32) among them, beside CUB's InclusiveScanByKey (row keys computed) and its 1-D scan of the same bytes; "
-                 "topk: the 50 or 1024 largest of rows of f32 and bf16, beside CUB's segmented sorts of the whole rows; segmented: f32 keys and argsort over rows "
+                 "topk: the 50 or 1024 largest of rows of f32 and bf16, beside CUB's segmented sorts of the whole rows (and cub::DeviceBatchedTopK, sorted and unsorted, where the CUB built against has it: 3.6 and on); segmented: f32 keys and argsort over rows "
                  "(1x2^24, 8x2^20, 64x50257, 256x128256, 2^16x256, 2^20x16) and 2^20 ragged segments, beside CUB's "
                  "DeviceSegmentedSort and DeviceSegmentedRadixSort; sort: radix sort of keys of every width, pairs and "
                  "argsort on uniform, few_distinct, sorted and all_equal keys beside CUB; sat: 1024² to 16384² u8 images, "

@@ -1,18 +1,26 @@
-// bench --primitive topk: the k largest of every row of an f32 or bf16 matrix (sorted, with int64
-// positions) by parascan::topk. CUB 3.0.1 has no top-k: beside f32 rows stands what a CUB user does
-// instead, cub::DeviceSegmentedRadixSort / DeviceSegmentedSort of the whole rows (descending, each with
-// `int` and int64 offsets, the fastest taken), whose first k per row are checked against ours. bf16 rows
-// have no CUB row and are checked against the f32 answer of the same values. Traffic counted: the
-// keys read once, k keys and positions written per row.
+// bench --primitive topk: the k largest of every row of an f32 or bf16 matrix (with int64 positions) by
+// parascan::topk. Beside f32 rows stands what a user of CUB 3.0.1 (the toolkit's, which has no top-k)
+// does: cub::DeviceSegmentedRadixSort / DeviceSegmentedSort of the whole rows (descending, each with
+// `int` and int64 offsets, the fastest taken), whose first k per row are checked against ours. Where
+// parascan::validation is built against a CUB with cub::DeviceBatchedTopK (3.6 and on:
+// -DPARASCAN_CUB_INCLUDE), it runs too, f32 and bf16, under both of its contracts: sorted with ties to
+// the earliest (parascan's default, which our sorted row is compared with) and unsorted with any of the
+// tied (its fastest, beside our unsorted row, which lists the chosen in row order). Without it, bf16 rows
+// have no CUB row and are checked against the f32 answer of the same values. Traffic counted: the keys
+// read once, k keys and positions written per row.
 #include <cuda_bf16.h>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 #include <random>
 #include <string>
 #include <vector>
 #include "parascan/buffer.hpp"
 #include "parascan/error.hpp"
 #include "parascan/topk.hpp"
+#include "parascan/validation/cub_topk.hpp"
 #include "parascan/validation/segmented_sort_check.hpp"
 #include "runner.hpp"
 
@@ -28,13 +36,76 @@ std::string name_of(const case_shape& c, const char* type) {
 }
 
 template <class Key>
-double time_topk(runner& r, const Key* in, Key* out, std::int64_t* at, const case_shape& c) {
+double time_topk(runner& r, const Key* in, Key* out, std::int64_t* at, const case_shape& c, topk_options o = {}) {
   std::size_t b = 0;
-  PARASCAN_CUDA_CHECK(topk(nullptr, b, in, c.rows, c.length, c.k, out, at));
+  PARASCAN_CUDA_CHECK(topk(nullptr, b, in, c.rows, c.length, c.k, out, at, o));
   device_buffer<char> temp(b);
-  const double ms = r.time([&] { PARASCAN_CUDA_CHECK(topk(temp.data(), b, in, c.rows, c.length, c.k, out, at)); });
+  const double ms = r.time([&] { PARASCAN_CUDA_CHECK(topk(temp.data(), b, in, c.rows, c.length, c.k, out, at, o)); });
   PARASCAN_CUDA_CHECK(cudaMemset(at, 0xFF, static_cast<std::size_t>(c.rows * c.k) * sizeof(std::int64_t)));
-  PARASCAN_CUDA_CHECK(topk(temp.data(), b, in, c.rows, c.length, c.k, out, at));
+  PARASCAN_CUDA_CHECK(topk(temp.data(), b, in, c.rows, c.length, c.k, out, at, o));
+  return ms;
+}
+
+/// Each row's chosen (key, position) pairs, sorted, from a device answer: keys as floats, positions
+/// checked to hold their keys in `h` (a bad position makes the row's set differ from any right one).
+template <class Key>
+std::vector<std::pair<float, std::int64_t>> chosen_pairs(const std::vector<float>& h, const device_buffer<Key>& keys,
+                                                         const device_buffer<std::int64_t>& at, const case_shape& c) {
+  const std::int64_t m = c.rows * c.k;
+  std::vector<Key> got(static_cast<std::size_t>(m));
+  std::vector<std::int64_t> got_at(static_cast<std::size_t>(m));
+  keys.copy_to_host(got.data(), m);
+  at.copy_to_host(got_at.data(), m);
+  std::vector<std::pair<float, std::int64_t>> pairs(static_cast<std::size_t>(m));
+  for (std::int64_t s = 0; s < c.rows; ++s) {
+    for (std::int64_t j = 0; j < c.k; ++j) {
+      const std::int64_t i = s * c.k + j, pos = got_at[i];
+      float key;
+      if constexpr (sizeof(Key) == 2) {
+        std::uint16_t half;
+        std::memcpy(&half, &got[i], sizeof half);
+        const std::uint32_t bits = static_cast<std::uint32_t>(half) << 16;
+        std::memcpy(&key, &bits, sizeof key);
+      } else {
+        key = static_cast<float>(got[i]);
+      }
+      const bool holds = pos >= 0 && pos < c.length && h[s * c.length + pos] == key;
+      pairs[i] = {key, holds ? pos : -1 - pos};
+    }
+    std::sort(pairs.begin() + s * c.k, pairs.begin() + (s + 1) * c.k);
+  }
+  return pairs;
+}
+
+/// Whether two answers chose the same keys in every row (their multisets), positions holding them
+/// (and distinct); `same_positions`: the same positions too.
+bool same_choice(const std::vector<std::pair<float, std::int64_t>>& a, const std::vector<std::pair<float, std::int64_t>>& b,
+                 const case_shape& c, bool same_positions) {
+  for (std::int64_t s = 0; s < c.rows; ++s)
+    for (std::int64_t j = 0; j < c.k; ++j) {
+      const std::size_t i = static_cast<std::size_t>(s * c.k + j);
+      if (a[i].first != b[i].first || a[i].second < 0 || b[i].second < 0) return false;
+      if (same_positions && a[i].second != b[i].second) return false;
+      if (j > 0 && (a[i] == a[i - 1] || b[i] == b[i - 1])) return false;  // a position listed twice
+    }
+  return true;
+}
+
+/// cub::DeviceBatchedTopK under `contract` (cub_topk.hpp), timed, its answer left in out / at.
+template <class Key>
+double time_cub_topk(runner& r, const Key* in, Key* out, std::int64_t* at, const case_shape& c,
+                     validation::cub_topk_contract contract) {
+  using bits = std::conditional_t<sizeof(Key) == 2, std::uint16_t, Key>;
+  const auto* b_in = reinterpret_cast<const bits*>(in);
+  auto* b_out = reinterpret_cast<bits*>(out);
+  std::size_t b = 0;
+  PARASCAN_CUDA_CHECK(validation::cub_batched_topk(nullptr, b, b_in, b_out, at, c.rows, c.length, c.k, contract));
+  device_buffer<char> temp(b);
+  const double ms = r.time([&] {
+    PARASCAN_CUDA_CHECK(validation::cub_batched_topk(temp.data(), b, b_in, b_out, at, c.rows, c.length, c.k, contract));
+  });
+  PARASCAN_CUDA_CHECK(cudaMemset(at, 0xFF, static_cast<std::size_t>(c.rows * c.k) * sizeof(std::int64_t)));
+  PARASCAN_CUDA_CHECK(validation::cub_batched_topk(temp.data(), b, b_in, b_out, at, c.rows, c.length, c.k, contract));
   return ms;
 }
 
@@ -97,10 +168,49 @@ void topk_case(runner& r, const case_shape& c) {
       bad += got[i] != cub_rows[s * c.length + j] || pos < 0 || pos >= c.length || h[s * c.length + pos] != got[i];
       bad_b += got_at_b[i] != pos;
     }
-  r.add(with_cub({"topk", "f32", "parascan", f32_name, n, bytes, ms, best.best_ms(), copy, bad == 0}, best));
-  row rb{"topk", "bf16", "parascan", bf16_name, n, 2.0 * n + 10.0 * m, ms_b, 0, copy, bad_b == 0};
-  rb.has_cub = false;
-  r.add(rb);
+  if (!validation::cub_has_batched_topk()) {
+    r.add(with_cub({"topk", "f32", "parascan", f32_name, n, bytes, ms, best.best_ms(), copy, bad == 0}, best));
+    row rb{"topk", "bf16", "parascan", bf16_name, n, 2.0 * n + 10.0 * m, ms_b, 0, copy, bad_b == 0};
+    rb.has_cub = false;
+    r.add(rb);
+    return;
+  }
+  // CUB's batched top-k: each contract and key type beside ours, answers compared as sets of (key,
+  // position) per row: the same positions under the same contract (sorted, earliest ties), the same keys
+  // under "unsorted, any ties".
+  const auto ours = chosen_pairs(h, out, at, c), ours_b = chosen_pairs(h, out_b, at_b, c);
+  device_buffer<float> cub_out(m);
+  device_buffer<__nv_bfloat16> cub_out_b(m);
+  device_buffer<std::int64_t> cub_at(m);
+  for (const auto contract : {validation::cub_topk_contract::sorted_earliest, validation::cub_topk_contract::unsorted_any}) {
+    const bool earliest = contract == validation::cub_topk_contract::sorted_earliest;
+    const std::string cub_name = std::string("CUB DeviceBatchedTopK (") + validation::to_string(contract) + ")";
+    const double cub_ms = time_cub_topk(r, in.data(), cub_out.data(), cub_at.data(), c, contract);
+    const bool cub_ok = same_choice(chosen_pairs(h, cub_out, cub_at, c), ours, c, earliest);
+    const double cub_ms_b = time_cub_topk(r, in_b.data(), cub_out_b.data(), cub_at.data(), c, contract);
+    const bool cub_ok_b = same_choice(chosen_pairs(h, cub_out_b, cub_at, c), ours_b, c, earliest);
+    r.add({"topk", "f32", cub_name, f32_name, n, bytes, cub_ms, cub_ms, copy, cub_ok});
+    r.add({"topk", "bf16", cub_name, bf16_name, n, 2.0 * n + 10.0 * m, cub_ms_b, cub_ms_b, copy, cub_ok_b});
+    if (earliest) {
+      // Our default (sorted, earliest ties) beside the fastest CUB call that gives the same answer.
+      const double f32_best = std::min(best.best_ms(), cub_ms);
+      r.add({"topk", "f32", "parascan", f32_name, n, bytes, ms, f32_best, copy, bad == 0});
+      r.add({"topk", "bf16", "parascan", bf16_name, n, 2.0 * n + 10.0 * m, ms_b, cub_ms_b, copy, bad_b == 0});
+    } else {
+      // Ours unsorted (the chosen in row order, still ties to the earliest) beside CUB's fastest contract.
+      topk_options o;
+      o.sorted = false;
+      device_buffer<float> u_out(m);
+      device_buffer<__nv_bfloat16> u_out_b(m);
+      device_buffer<std::int64_t> u_at(m), u_at_b(m);
+      const double u_ms = time_topk(r, in.data(), u_out.data(), u_at.data(), c, o);
+      const double u_ms_b = time_topk(r, in_b.data(), u_out_b.data(), u_at_b.data(), c, o);
+      const bool u_ok = same_choice(chosen_pairs(h, u_out, u_at, c), ours, c, true);
+      const bool u_ok_b = same_choice(chosen_pairs(h, u_out_b, u_at_b, c), ours_b, c, true);
+      r.add({"topk", "f32", "parascan unsorted", f32_name, n, bytes, u_ms, cub_ms, copy, u_ok});
+      r.add({"topk", "bf16", "parascan unsorted", bf16_name, n, 2.0 * n + 10.0 * m, u_ms_b, cub_ms_b, copy, u_ok_b});
+    }
+  }
 }
 
 }  // namespace
