@@ -20,7 +20,8 @@ cmake --build /tmp/dev --target bench -j "$(nproc)" > /tmp/logs/cub_newer_build.
   || { grep -E "error" /tmp/logs/cub_newer_build.log | head -20; exit 1; }
 echo "device_cub_newer: bench against $(basename "$whl") built in $(( $(date +%s) - t0 )) s"
 for p in ${prims//,/ }; do
-  timeout 300 /tmp/dev/bin/bench --primitive "$p" "$@" --csv /tmp/logs/bench-cub-newer-$p.csv > $out/bench-cub-newer-$p.txt 2>&1
+  # The machine's own libstdc++ (the bench was built there by a newer g++ than the carried libraries).
+  env -u LD_LIBRARY_PATH timeout 300 /tmp/dev/bin/bench --primitive "$p" "$@" --csv /tmp/logs/bench-cub-newer-$p.csv > $out/bench-cub-newer-$p.txt 2>&1
   echo "bench --primitive $p $* (newer CUB) rc=$?"
   cp /tmp/logs/bench-cub-newer-$p.csv $out/ 2>/dev/null
 done

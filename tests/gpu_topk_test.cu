@@ -157,6 +157,11 @@ TEST_F(topk_test, long_rows_through_the_filter) {
   check_topk<std::int32_t, std::int32_t>({2, 8192}, {1, 8192}, false, 18);
   check_topk<std::int32_t, std::int32_t>({7, 8191}, {100}, false, 19);
   check_topk<std::uint16_t, std::uint16_t>({33, 9000}, {4000}, false, 20);
+  // finish_kernel orders and writes k ≤ fused_k_max itself (a bitonic sort padded to a power of two);
+  // one past, the segmented sort and gather do. Few distinct keys: ties across the k-th key.
+  using parascan::device::topk_detail::fused_k_max;
+  check_topk<float, float>({3, 60000}, {fused_k_max - 1, fused_k_max, fused_k_max + 1}, true, 21);
+  check_topk<double, double>({2, 30000}, {3, fused_k_max}, true, 22);  // 8-byte keys: row order, then pairs sorted
 }
 
 /// Long rows with k small beside them take a threshold from a sample of each row (topk/sampled.cuh):

@@ -1,6 +1,7 @@
 // Consumer, file 1 of 2: every public header, and a scan and a compaction checked against the CPU.
 #include "parascan/axis_scan.hpp"
 #include "parascan/block/block_append.cuh"
+#include "parascan/block/block_bitonic_sort.cuh"
 #include "parascan/block/block_exchange.cuh"
 #include "parascan/block/block_exclusive_sum.cuh"
 #include "parascan/block/block_radix_select.cuh"

@@ -14,10 +14,12 @@
 // longer than 2^18 that the sample did not serve, take rounds of a histogram of an 11-bit digit and a
 // filter, over the row and then over the candidates, by several blocks a row (topk/filter.cuh); a block
 // a row to finish among the last candidates (or, for a shorter row the sample did not serve, among the
-// whole row); then the k positions of each row sorted (segmented sort of rows of k) and their keys
-// gathered: the chosen in row order.
-//   2. sorted: the k of each row sorted by the segmented sort (rows of k; stable, so ties stay in
-//      position order), from temporary storage into the outputs
+// whole row); with k ≤ 2048 that block then orders the row's k in shared memory and writes them
+// (block::bitonic_sort: by image and position when sorted, else by position); with larger k the k
+// positions of each row sorted (segmented sort of rows of k) and their keys gathered: the chosen in
+// row order.
+//   2. sorted (k > 2048, or 8-byte keys): the k of each row sorted by the segmented sort (rows of k;
+//      stable, so ties stay in position order), from temporary storage into the outputs
 // Launches are sized from rows, length and k alone: nothing is read back, the call is graph-capturable.
 #pragma once
 #include <algorithm>
@@ -189,15 +191,22 @@ cudaError_t topk_wide(char* temp, const wide_layout& w, const U* keys, std::int6
   }
   std::int64_t smem_limit = 0;
   if ((e = block_smem_limit(smem_limit)) != cudaSuccess) return e;
-  const int cache_bytes = static_cast<int>(cache_items * (sizeof(U) + sizeof(unsigned)));
-  const bool cache = cache_bytes + static_cast<std::int64_t>(sizeof(finish_storage<U>)) + 1024 <= smem_limit;
+  // k ≤ fused_k_max: finish_kernel orders the row's k and writes them (no sort or gather launched after).
+  const bool fused = k <= fused_k_max;
+  const bool cache = finish_cache_bytes<U> + finish_order_bytes + static_cast<std::int64_t>(sizeof(finish_storage<U>)) +
+                         1024 <= smem_limit;
   const auto finish = finish_kernel<U>;
-  if (cache && (e = allow_dynamic_smem(finish, cache_bytes)) != cudaSuccess) return e;
+  // One ceiling for every call (a lower one set for one call would hold back a later, larger launch).
+  if ((e = allow_dynamic_smem(finish, (cache ? finish_cache_bytes<U> : 0) + finish_order_bytes)) != cudaSuccess) return e;
+  const int dynamic = (cache ? finish_cache_bytes<U> : 0) + (fused ? finish_order_bytes : 0);
+  const finish_output output = !fused ? finish_output::chosen
+                               : w.composite ? finish_output::sorted
+                                             : finish_output::row_order;
   auto* in = reinterpret_cast<std::uint64_t*>(ordered_in);  // composite keys, when sorted here
-  finish<<<static_cast<unsigned>(rows), threads, cache ? cache_bytes : 0, stream>>>(
+  finish<<<static_cast<unsigned>(rows), threads, dynamic, stream>>>(
       keys, length, k, ordered, words, lists[0], lists[1], w.capacity, cache, rounds, chosen,
-      w.composite ? in : nullptr, w.position_bits);
-  if ((e = check_launch(stream, debug)) != cudaSuccess) return e;
+      w.composite && !fused ? in : nullptr, w.position_bits, output, out_keys, out_at);
+  if ((e = check_launch(stream, debug)) != cudaSuccess || fused) return e;
 
   std::size_t sort_bytes = w.sort;
   if (!w.composite)

@@ -16,12 +16,16 @@
 //     select and list.
 // Rows the sampled path served (topk/sampled.cuh, `sampled` below) skip every round, and finish_kernel
 // selects among that path's list instead. Appends are warp-aggregated atomics: one a warp. The k of a
-// row come out in no particular order; device_topk.cuh sorts their positions and gathers the keys.
+// row come out in no particular order. With k ≤ fused_k_max finish_kernel then orders them itself
+// (block::bitonic_sort in shared memory: by (image, position) for sorted output, by position for row
+// order) and writes keys and positions; larger k are ordered by device_topk.cuh (a segmented sort of
+// rows of k, then a gather).
 // Images are ordered_key's: the k smallest images are the k wanted keys.
 #pragma once
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include "parascan/block/block_bitonic_sort.cuh"
 #include "parascan/block/block_radix_select.cuh"
 #include "parascan/device/radix_digits.cuh"
 #include "parascan/warp/warp_claim.cuh"
@@ -34,6 +38,7 @@ constexpr int top_bits = 11, bins = 1 << top_bits;
 constexpr std::int64_t wide_from = 8192;    // rows at least this long take the filter path
 constexpr unsigned cache_items = 8192;      // candidates finish_kernel keeps in shared memory
 constexpr unsigned finish_below = 4096;     // fewer candidates than this skip the later rounds
+constexpr std::int64_t fused_k_max = 2048;  // k up to this: finish_kernel orders and writes the row's k itself
 constexpr int max_rounds = 3;
 
 /// Rounds of 11-bit digits for keys of U: 1 (8-bit), 2 (16-bit), 3 (32- and 64-bit).
@@ -339,13 +344,50 @@ __device__ void composite_row(const U* src, const unsigned* at, std::int64_t k, 
   }
 }
 
+/// How finish_kernel hands on a row's k: unordered in `chosen` (and as composite keys when asked), or
+/// ordered and written out by the kernel itself (k ≤ fused_k_max).
+enum class finish_output : int { chosen, sorted, row_order };
+
+/// The row's k (positions at[0, k)) ordered in shared memory and written: by (image << bits | position)
+/// ascending (sorted: the wanted order, ties by position; keys of up to 4 bytes), or by position.
+template <class U>
+__device__ void write_ordered_row(const U* src, const unsigned* at, std::int64_t k, ordered_key<U> ordered, int bits,
+                                  bool by_image, std::uint64_t* buf, U* out_keys, std::int64_t* out_at) {
+  __syncthreads();  // the block's own appends to `at` are written
+  unsigned n = 1;
+  while (n < k) n <<= 1;
+  for (unsigned j = threadIdx.x; j < n; j += threads) {
+    std::uint64_t v = ~std::uint64_t{0};  // padding, sorted past the k
+    if (j < k) {
+      const unsigned p = at[j];
+      v = by_image ? static_cast<std::uint64_t>(ordered(src[p])) << bits | p : p;
+    }
+    buf[j] = v;
+  }
+  block::bitonic_sort<threads>(buf, n);
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1u;
+  for (unsigned j = threadIdx.x; j < k; j += threads) {
+    const auto p = static_cast<unsigned>(buf[j] & mask);
+    out_keys[j] = src[p];
+    out_at[j] = p;
+  }
+}
+
+/// Dynamic shared memory of finish_kernel: the candidates' cache (when `cache`), then the ordering
+/// buffer (when the kernel writes the output).
+template <class U>
+constexpr int finish_cache_bytes = static_cast<int>(cache_items * (sizeof(U) + sizeof(unsigned)));
+constexpr int finish_order_bytes = static_cast<int>(fused_k_max * sizeof(std::uint64_t));
+
 /// composite != nullptr: the row's k also written as composite_row's keys (position_bits wide positions).
+/// output != chosen: the row's k ordered and written to out_keys / out_at (rows of k) instead.
 /// rounds_ran: whether the rounds were launched (else a row the sample did not serve is selected whole).
 template <class U>
 __global__ void __launch_bounds__(threads)
     finish_kernel(const U* keys, std::int64_t length, std::int64_t k, ordered_key<U> ordered, unsigned* words,
                   const unsigned* lists0, const unsigned* lists1, std::int64_t capacity, bool cache, bool rounds_ran,
-                  unsigned* chosen, std::uint64_t* composite, int position_bits) {
+                  unsigned* chosen, std::uint64_t* composite, int position_bits, finish_output output, U* out_keys,
+                  std::int64_t* out_at) {
   __shared__ finish_storage<U> s;
   extern __shared__ __align__(16) unsigned char cached[];
   const std::int64_t row = blockIdx.x;
@@ -353,35 +395,40 @@ __global__ void __launch_bounds__(threads)
   unsigned* out = chosen + row * k;
   unsigned* w = words + row * row_words;
   const bool by_sample = sampled(w, k, capacity);
-  // Overflowed, or not served by the sample with no rounds run: the whole row, the block-per-row way.
   if (!by_sample && (!rounds_ran || *candidate_count(w, 0) > capacity)) {
+    // Overflowed, or not served by the sample with no rounds run: the whole row, the block-per-row way.
     using select = block::radix_select<threads, U>;
     const auto r = select::select(s.keys, src, static_cast<unsigned>(length), static_cast<unsigned>(k), ordered);
     select::list(s.keys, src, static_cast<unsigned>(length), r, ordered, [&](unsigned rank, unsigned i) { out[rank] = i; });
-    if (composite != nullptr) composite_row(src, out, k, ordered, position_bits, composite + row * k);
-    return;
-  }
-  int last = 0;  // the last round that ran for the row (each that ran found at least one candidate)
-  while (!by_sample && last + 1 < max_rounds && *candidate_count(w, last + 1) > 0) ++last;
-  // A sampled row's candidates are in lists1 (no round ran for it: none chosen yet).
-  const unsigned below = by_sample ? 0u : *chosen_count(w);
-  const unsigned m = by_sample ? *sampled_count(w) : *candidate_count(w, last);
-  const unsigned need = static_cast<unsigned>(k) - below;
-  const unsigned* at = (by_sample || last % 2 == 1 ? lists1 : lists0) + row * capacity;
-  if (cache && m <= cache_items) {
-    U* images = reinterpret_cast<U*>(cached);
-    unsigned* positions = reinterpret_cast<unsigned*>(cached + cache_items * sizeof(U));
-    for (unsigned i = threadIdx.x; i < m; i += threads) {
-      const unsigned p = at[i];
-      positions[i] = p;
-      images[i] = ordered(src[p]);
-    }
-    __syncthreads();
-    finish_candidates(s, static_cast<const U*>(images), static_cast<const unsigned*>(positions), m, need, out + below);
   } else {
-    finish_candidates(s, gathered<U>{src, at, ordered}, at, m, need, out + below);
+    int last = 0;  // the last round that ran for the row (each that ran found at least one candidate)
+    while (!by_sample && last + 1 < max_rounds && *candidate_count(w, last + 1) > 0) ++last;
+    // A sampled row's candidates are in lists1 (no round ran for it: none chosen yet).
+    const unsigned below = by_sample ? 0u : *chosen_count(w);
+    const unsigned m = by_sample ? *sampled_count(w) : *candidate_count(w, last);
+    const unsigned need = static_cast<unsigned>(k) - below;
+    const unsigned* at = (by_sample || last % 2 == 1 ? lists1 : lists0) + row * capacity;
+    if (cache && m <= cache_items) {
+      U* images = reinterpret_cast<U*>(cached);
+      unsigned* positions = reinterpret_cast<unsigned*>(cached + cache_items * sizeof(U));
+      for (unsigned i = threadIdx.x; i < m; i += threads) {
+        const unsigned p = at[i];
+        positions[i] = p;
+        images[i] = ordered(src[p]);
+      }
+      __syncthreads();
+      finish_candidates(s, static_cast<const U*>(images), static_cast<const unsigned*>(positions), m, need, out + below);
+    } else {
+      finish_candidates(s, gathered<U>{src, at, ordered}, at, m, need, out + below);
+    }
   }
-  if (composite != nullptr) composite_row(src, out, k, ordered, position_bits, composite + row * k);
+  if (output != finish_output::chosen) {
+    auto* buf = reinterpret_cast<std::uint64_t*>(cached + (cache ? finish_cache_bytes<U> : 0));
+    write_ordered_row(src, out, k, ordered, position_bits, output == finish_output::sorted, buf, out_keys + row * k,
+                      out_at + row * k);
+  } else if (composite != nullptr) {
+    composite_row(src, out, k, ordered, position_bits, composite + row * k);
+  }
 }
 
 /// Positions of the chosen as plain positions, or in the low `bits` of (image << bits | position).
