@@ -16,7 +16,6 @@
 #include "half_values.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/error.hpp"
-#include "parascan/block/block_bitonic_sort.cuh"
 #include "parascan/device/topk/sampled.cuh"
 #include "parascan/topk.hpp"
 
@@ -257,40 +256,6 @@ TEST_F(topk_test, short_rows_by_warps_and_sorted_whole) {
   check_topk<__half, std::uint16_t>({500, 100}, {10}, true, 24);
   check_topk<std::int8_t, std::int8_t>({999, 1}, {0, 1}, false, 25);
   check_topk<std::uint64_t, std::uint64_t>({300, 257}, {9}, false, 26);  // one past: the block-per-row path
-}
-
-/// block::bitonic_sort as finish_kernel runs it (512 threads, 2 or 4 keys a thread): the first n keys of
-/// the block sorted, the rest untouched.
-template <int Items>
-__global__ void bitonic_kernel(const std::uint64_t* in, unsigned n, std::uint64_t* out) {
-  __shared__ std::uint64_t s[512 * Items];
-  std::uint64_t key[Items];
-  for (int j = 0; j < Items; ++j) key[j] = in[threadIdx.x * Items + j];
-  parascan::block::bitonic_sort<512, Items>(key, n, s);
-  for (int j = 0; j < Items; ++j) out[threadIdx.x * Items + j] = key[j];
-}
-
-template <int Items>
-void check_bitonic(std::uint64_t seed) {
-  constexpr unsigned tile = 512 * Items;
-  std::mt19937_64 rng(seed);
-  std::vector<std::uint64_t> h(tile);
-  for (auto& x : h) x = rng() % 1000;  // ties
-  device_buffer<std::uint64_t> in(tile), out(tile);
-  in.copy_from_host(h.data(), tile);
-  for (unsigned n = 1; n <= tile; n *= 2) {
-    bitonic_kernel<Items><<<1, 512>>>(in.data(), n, out.data());
-    PARASCAN_CUDA_CHECK(cudaGetLastError());
-    std::vector<std::uint64_t> got(tile), want = h;
-    out.copy_to_host(got.data(), tile);
-    std::sort(want.begin(), want.begin() + n);
-    EXPECT_EQ(got, want) << "n " << n << ", " << Items << " keys a thread";
-  }
-}
-
-TEST_F(topk_test, block_bitonic_sort_of_every_power_of_two) {
-  check_bitonic<2>(40);
-  check_bitonic<4>(41);
 }
 
 /// Rows of 2..32 keys: a thread a row (topk/thread_rows.cuh), every network size and its edges, k

@@ -17,8 +17,8 @@
 // Rows the sampled path served (topk/sampled.cuh, `sampled` below) skip every round, and finish_kernel
 // selects among that path's list instead. Appends are warp-aggregated atomics: one a warp. The k of a
 // row come out in no particular order. With k ≤ fused_k_max finish_kernel then orders them itself
-// (block::bitonic_sort, 2 or 4 keys a thread: by (image, position) for sorted output, by position for
-// row order) and writes keys and positions; larger k are ordered by device_topk.cuh (a segmented sort of
+// (block::bitonic_sort in shared memory: by (image, position) for sorted output, by position for row
+// order) and writes keys and positions; larger k are ordered by device_topk.cuh (a segmented sort of
 // rows of k, then a gather).
 // Images are ordered_key's: the k smallest images are the k wanted keys.
 #pragma once
@@ -348,33 +348,28 @@ __device__ void composite_row(const U* src, const unsigned* at, std::int64_t k, 
 /// ordered and written out by the kernel itself (k ≤ fused_k_max).
 enum class finish_output : int { chosen, sorted, row_order };
 
-/// The row's k (positions at[0, k)) ordered by block::bitonic_sort (Items keys a thread, padded to a
-/// power of two) and written: by (image << bits | position) ascending (sorted: the wanted order, ties by
-/// position; keys of up to 4 bytes), or by position. Every thread of the block calls it.
-template <int Items, class U>
+/// The row's k (positions at[0, k)) ordered in shared memory and written: by (image << bits | position)
+/// ascending (sorted: the wanted order, ties by position; keys of up to 4 bytes), or by position.
+template <class U>
 __device__ void write_ordered_row(const U* src, const unsigned* at, std::int64_t k, ordered_key<U> ordered, int bits,
                                   bool by_image, std::uint64_t* buf, U* out_keys, std::int64_t* out_at) {
   __syncthreads();  // the block's own appends to `at` are written
   unsigned n = 1;
   while (n < k) n <<= 1;
-  const unsigned first = threadIdx.x * Items;
-  std::uint64_t v[Items];
-#pragma unroll
-  for (int j = 0; j < Items; ++j) {
-    v[j] = ~std::uint64_t{0};  // padding, sorted past the k
-    if (first + j < k) {
-      const unsigned p = at[first + j];
-      v[j] = by_image ? static_cast<std::uint64_t>(ordered(src[p])) << bits | p : p;
+  for (unsigned j = threadIdx.x; j < n; j += threads) {
+    std::uint64_t v = ~std::uint64_t{0};  // padding, sorted past the k
+    if (j < k) {
+      const unsigned p = at[j];
+      v = by_image ? static_cast<std::uint64_t>(ordered(src[p])) << bits | p : p;
     }
+    buf[j] = v;
   }
-  block::bitonic_sort<threads, Items>(v, n, buf);
+  block::bitonic_sort<threads>(buf, n);
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1u;
-#pragma unroll
-  for (int j = 0; j < Items; ++j) {
-    if (first + j >= k) continue;
-    const auto p = static_cast<unsigned>(v[j] & mask);
-    out_keys[first + j] = src[p];
-    out_at[first + j] = p;
+  for (unsigned j = threadIdx.x; j < k; j += threads) {
+    const auto p = static_cast<unsigned>(buf[j] & mask);
+    out_keys[j] = src[p];
+    out_at[j] = p;
   }
 }
 
@@ -429,12 +424,8 @@ __global__ void __launch_bounds__(threads)
   }
   if (output != finish_output::chosen) {
     auto* buf = reinterpret_cast<std::uint64_t*>(cached + (cache ? finish_cache_bytes<U> : 0));
-    const bool by_image = output == finish_output::sorted;
-    if (k <= 2 * threads)
-      write_ordered_row<2>(src, out, k, ordered, position_bits, by_image, buf, out_keys + row * k, out_at + row * k);
-    else
-      write_ordered_row<fused_k_max / threads>(src, out, k, ordered, position_bits, by_image, buf, out_keys + row * k,
-                                               out_at + row * k);
+    write_ordered_row(src, out, k, ordered, position_bits, output == finish_output::sorted, buf, out_keys + row * k,
+                      out_at + row * k);
   } else if (composite != nullptr) {
     composite_row(src, out, k, ordered, position_bits, composite + row * k);
   }
