@@ -9,13 +9,12 @@
 // have no CUB row and are checked against the f32 answer of the same values. Traffic counted: the keys
 // read once, k keys and positions written per row.
 #include <cuda_bf16.h>
-#include <cstdint>
 #include <algorithm>
-#include <cstring>
-#include <type_traits>
-#include <utility>
+#include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 #include "parascan/buffer.hpp"
 #include "parascan/error.hpp"
@@ -35,15 +34,24 @@ std::string name_of(const case_shape& c, const char* type) {
   return std::string(type) + " " + bench_shape(c.rows, c.length) + " k" + std::to_string(c.k);
 }
 
+/// A two-phase call `call(temp, bytes)` timed: the size query, the median of runs, then one more run after
+/// the m positions at `at` are poisoned, whose answer stays in the outputs for the checks.
+template <class Call>
+double time_two_phase(runner& r, std::int64_t* at, std::int64_t m, Call&& call) {
+  std::size_t b = 0;
+  PARASCAN_CUDA_CHECK(call(nullptr, b));
+  device_buffer<char> temp(b);
+  const double ms = r.time([&] { PARASCAN_CUDA_CHECK(call(temp.data(), b)); });
+  PARASCAN_CUDA_CHECK(cudaMemset(at, 0xFF, static_cast<std::size_t>(m) * sizeof(std::int64_t)));
+  PARASCAN_CUDA_CHECK(call(temp.data(), b));
+  return ms;
+}
+
 template <class Key>
 double time_topk(runner& r, const Key* in, Key* out, std::int64_t* at, const case_shape& c, topk_options o = {}) {
-  std::size_t b = 0;
-  PARASCAN_CUDA_CHECK(topk(nullptr, b, in, c.rows, c.length, c.k, out, at, o));
-  device_buffer<char> temp(b);
-  const double ms = r.time([&] { PARASCAN_CUDA_CHECK(topk(temp.data(), b, in, c.rows, c.length, c.k, out, at, o)); });
-  PARASCAN_CUDA_CHECK(cudaMemset(at, 0xFF, static_cast<std::size_t>(c.rows * c.k) * sizeof(std::int64_t)));
-  PARASCAN_CUDA_CHECK(topk(temp.data(), b, in, c.rows, c.length, c.k, out, at, o));
-  return ms;
+  return time_two_phase(r, at, c.rows * c.k, [&](void* t, std::size_t& b) {
+    return topk(t, b, in, c.rows, c.length, c.k, out, at, o);
+  });
 }
 
 /// Each row's chosen (key, position) pairs, sorted, from a device answer: keys as floats, positions
@@ -60,15 +68,7 @@ std::vector<std::pair<float, std::int64_t>> chosen_pairs(const std::vector<float
   for (std::int64_t s = 0; s < c.rows; ++s) {
     for (std::int64_t j = 0; j < c.k; ++j) {
       const std::int64_t i = s * c.k + j, pos = got_at[i];
-      float key;
-      if constexpr (sizeof(Key) == 2) {
-        std::uint16_t half;
-        std::memcpy(&half, &got[i], sizeof half);
-        const std::uint32_t bits = static_cast<std::uint32_t>(half) << 16;
-        std::memcpy(&key, &bits, sizeof key);
-      } else {
-        key = static_cast<float>(got[i]);
-      }
+      const auto key = static_cast<float>(got[i]);  // bf16 keys by cuda_bf16's host conversion
       const bool holds = pos >= 0 && pos < c.length && h[s * c.length + pos] == key;
       pairs[i] = {key, holds ? pos : -1 - pos};
     }
@@ -96,17 +96,10 @@ template <class Key>
 double time_cub_topk(runner& r, const Key* in, Key* out, std::int64_t* at, const case_shape& c,
                      validation::cub_topk_contract contract) {
   using bits = std::conditional_t<sizeof(Key) == 2, std::uint16_t, Key>;
-  const auto* b_in = reinterpret_cast<const bits*>(in);
-  auto* b_out = reinterpret_cast<bits*>(out);
-  std::size_t b = 0;
-  PARASCAN_CUDA_CHECK(validation::cub_batched_topk(nullptr, b, b_in, b_out, at, c.rows, c.length, c.k, contract));
-  device_buffer<char> temp(b);
-  const double ms = r.time([&] {
-    PARASCAN_CUDA_CHECK(validation::cub_batched_topk(temp.data(), b, b_in, b_out, at, c.rows, c.length, c.k, contract));
+  return time_two_phase(r, at, c.rows * c.k, [&](void* t, std::size_t& b) {
+    return validation::cub_batched_topk(t, b, reinterpret_cast<const bits*>(in), reinterpret_cast<bits*>(out), at,
+                                        c.rows, c.length, c.k, contract);
   });
-  PARASCAN_CUDA_CHECK(cudaMemset(at, 0xFF, static_cast<std::size_t>(c.rows * c.k) * sizeof(std::int64_t)));
-  PARASCAN_CUDA_CHECK(validation::cub_batched_topk(temp.data(), b, b_in, b_out, at, c.rows, c.length, c.k, contract));
-  return ms;
 }
 
 void topk_case(runner& r, const case_shape& c) {
