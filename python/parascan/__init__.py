@@ -89,9 +89,9 @@ def _no_half(a):
 def _scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream, axis=None):
     if axis is not None:
         return _axis_scan(inclusive, x, op, init, dtype, out, algorithm, strategy, stream, axis)
-    if init is None and dtype is None and out is None and algorithm is None and strategy is None and stream is None \
+    if init is None and dtype is None and algorithm is None and strategy is None and stream is None \
             and isinstance(op, str):
-        r = _core.direct_scan(inclusive, x, op)  # torch / CuPy arrays, made whole in C++ (None: not taken)
+        r = _core.direct_scan(inclusive, x, op, out)  # torch / CuPy arrays, made whole in C++ (None: not taken)
         if r is not None:
             return r
     require_device()

@@ -25,11 +25,16 @@ from parascan._timing import median_ms as _median_ms
 def _framework_overheads(torch, cupy, host_us, x):
     """Host time of one 2^10 scan call from each framework (and the framework's own cumsum beside it):
     [(label, microseconds)]. JAX: the plain function on a jax.Array, and parascan.jax under jit."""
-    found = [("torch: torch.cumsum(x)", host_us(lambda: torch.cumsum(x, 0)))]
+    out = torch.empty_like(x)
+    found = [("torch: torch.cumsum(x)", host_us(lambda: torch.cumsum(x, 0))),
+             ("torch: torch.cumsum(x, out=out)", host_us(lambda: torch.cumsum(x, 0, out=out)))]
     if cupy is not None:
         cx = cupy.asarray(x)
+        cout = cupy.empty_like(cx)
         found += [("cupy: parascan.inclusive_scan(cx)", host_us(lambda: parascan.inclusive_scan(cx))),
-                  ("cupy: cupy.cumsum(cx)", host_us(lambda: cupy.cumsum(cx)))]
+                  ("cupy: parascan.inclusive_scan(cx, out=cout)", host_us(lambda: parascan.inclusive_scan(cx, out=cout))),
+                  ("cupy: cupy.cumsum(cx)", host_us(lambda: cupy.cumsum(cx))),
+                  ("cupy: cupy.cumsum(cx, out=cout)", host_us(lambda: cupy.cumsum(cx, out=cout)))]
     try:
         os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
         import jax
@@ -159,7 +164,8 @@ def main(argv=None):
         return _host_us(torch, fn, batch, batches)
 
     direct_us = host_us(lambda: parascan.inclusive_scan(x))  # made whole in C++ (the default keywords)
-    py_us = host_us(lambda: parascan.inclusive_scan(x, out=out))  # the Python layer's path
+    direct_out_us = host_us(lambda: parascan.inclusive_scan(x, out=out))  # the same, into the caller's array
+    py_us = host_us(lambda: parascan.inclusive_scan(x, out=out, stream=s))  # stream= given: the Python layer's path
     layer_us = host_us(lambda: _core.scan(True, x.data_ptr(), "i4", out.data_ptr(), "i4", 1024, "sum", None, "", "", h))
     cpp_batch = []
     for _ in range(batches):
@@ -168,14 +174,15 @@ def main(argv=None):
     torch.cuda.synchronize()
     cpp_us = float(np.median(cpp_batch))
     print(f"call overhead at 2^10 (host time per call, median of {batches} batches of {batch}, no synchronisation): "
-          f"parascan.inclusive_scan(x) {direct_us:.1f} us (direct), inclusive_scan(x, out=out) {py_us:.1f} us "
+          f"parascan.inclusive_scan(x) {direct_us:.1f} us (direct), inclusive_scan(x, out=out, stream=s) {py_us:.1f} us "
           f"(Python layer), compiled layer with raw pointers {layer_us:.1f} us, the C++ call {cpp_us:.1f} us: "
           f"Python adds {py_us - cpp_us:.1f} us (Python layer), {direct_us - cpp_us:.1f} us with the output "
           "allocated (direct)")
     per_framework = _framework_overheads(torch, cupy, host_us, x)
     print(f"host time per call at 2^10 beside the C++ call ({cpp_us:.1f} us), by framework:")
     print(f"  {'call':52s} {'us':>7s} {'over C++':>9s}")
-    per_framework = [("torch: parascan.inclusive_scan(x)", direct_us)] + per_framework
+    per_framework = [("torch: parascan.inclusive_scan(x)", direct_us),
+                     ("torch: parascan.inclusive_scan(x, out=out)", direct_out_us)] + per_framework
     for name, us in per_framework:
         print(f"  {name:52s} {us:7.1f} {us - cpp_us:+9.1f}")
     if a.csv:

@@ -1,6 +1,7 @@
 """parascan for JAX: scans, sorts and top-k of ``jax.Array``s on a CUDA GPU as XLA custom calls
 (``jax.ffi.ffi_call`` targets compiled into parascan's module), so they run inside ``jax.jit`` on XLA's
-stream, with temporary storage from XLA's scratch allocator, and return ``jax.Array``s.
+stream, with temporary storage in a workspace XLA assigns, and return ``jax.Array``s. The targets allocate
+nothing at run time and are marked command-buffer compatible: XLA may record them into its CUDA graphs.
 
     import jax, jax.numpy as jnp, parascan.jax as pj
     f = jax.jit(lambda x: pj.sort(x) + pj.inclusive_scan(x))
@@ -37,9 +38,25 @@ def _register():
     _registered = True
 
 
-def _call(target, results, *args, **attrs):
+_CODES = {"uint8": "u1", "int8": "i1", "uint16": "u2", "int16": "i2", "uint32": "u4", "int32": "i4", "uint64": "u8",
+          "int64": "i8", "float16": "f2", "bfloat16": "bf2", "float32": "f4", "float64": "f8"}
+_SIZED_BY = ("inclusive", "op", "descending", "k", "largest", "sorted")
+
+
+def _call(target, results, x, **attrs):
+    """The target on x with `results` (one ShapeDtypeStruct or a tuple), plus its workspace: a uint8 result
+    sized here at trace time by the compiled module's own size queries, so that the handler allocates
+    nothing at run time and XLA may record it into a command buffer (CUDA graph)."""
     _register()
-    return jax.ffi.ffi_call(target, results, vmap_method="sequential")(*args, **attrs)
+    single = not isinstance(results, tuple)
+    outs = (results,) if single else results
+    sizing = {name: (int(v) if name == "k" else v) for name, v in attrs.items() if name in _SIZED_BY}
+    if target == "parascan_argsort":
+        sizing["positions"] = _CODES[str(outs[0].dtype)]
+    length = x.shape[-1] if x.ndim else 1
+    w = _core.jax_workspace_bytes(target, _CODES.get(str(x.dtype), ""), int(x.size), int(length), **sizing)
+    r = jax.ffi.ffi_call(target, outs + (jax.ShapeDtypeStruct((w,), jnp.uint8),), vmap_method="sequential")(x, **attrs)
+    return r[0] if single else tuple(r[:-1])
 
 
 def _scan(inclusive, x, op, axis):

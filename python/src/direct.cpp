@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 #include <cstdint>
 #include <optional>
+#include <tuple>
 #include <string>
 #include <utility>
 #include <vector>
@@ -98,10 +99,11 @@ torch_api* torch_state() {
 /// CuPy's objects, looked up once cupy has been imported.
 struct cupy_api {
   PyTypeObject* ndarray = nullptr;
-  nb::object empty_like, empty, get_current_stream;
-  PyObject *flags = name("flags"), *c_contiguous = name("c_contiguous"), *dtype = name("dtype"), *chr = name("char"),
-           *data = name("data"), *ptr = name("ptr"), *size = name("size"), *device = name("device"), *id = name("id"),
-           *shape = name("shape");
+  nb::object get_current_stream, int64, uint8;  // int64, uint8: NumPy dtypes for new arrays
+  bool has_c_contiguous = false;  // ndarray._c_contiguous, a plain field (flags.c_contiguous builds an object)
+  PyObject *flags = name("flags"), *c_contiguous = name("c_contiguous"), *c_field = name("_c_contiguous"),
+           *dtype = name("dtype"), *chr = name("char"), *data = name("data"), *ptr = name("ptr"), *size = name("size"),
+           *device_id = name("device_id"), *shape = name("shape");
 };
 
 cupy_api* cupy_state() {
@@ -111,9 +113,11 @@ cupy_api* cupy_state() {
   if (!cupy.is_valid()) return nullptr;
   auto* c = new cupy_api;  // kept for the life of the process
   c->ndarray = reinterpret_cast<PyTypeObject*>(nb::getattr(cupy, "ndarray").ptr());
-  c->empty_like = nb::getattr(cupy, "empty_like");
-  c->empty = nb::getattr(cupy, "empty");
+  c->has_c_contiguous = PyObject_HasAttr(reinterpret_cast<PyObject*>(c->ndarray), c->c_field) == 1;
   c->get_current_stream = nb::getattr(nb::getattr(cupy, "cuda"), "get_current_stream");
+  nb::object dtype = nb::getattr(nb::module_::import_("numpy"), "dtype");
+  c->int64 = dtype("int64");
+  c->uint8 = dtype("uint8");
   return api = c;
 }
 
@@ -152,14 +156,16 @@ std::optional<view> direct_view(nb::handle x) {
                 nb::cast<std::int64_t>(call(x, t->numel)), device};
   }
   if (cupy_api* c = cupy_state(); c != nullptr && PyObject_TypeCheck(x.ptr(), c->ndarray)) {
-    if (get(get(x, c->flags), c->c_contiguous).ptr() != Py_True) return std::nullopt;
+    const nb::object contiguous = c->has_c_contiguous ? get(x, c->c_field) : get(get(x, c->flags), c->c_contiguous);
+    if (contiguous.ptr() != Py_True) return std::nullopt;
     const std::string chr = nb::cast<std::string>(get(get(x, c->dtype), c->chr));
     const char* code = chr.size() == 1 ? cupy_code(chr[0]) : nullptr;
     if (code == nullptr) return std::nullopt;
-    const int device = nb::cast<int>(get(get(x, c->device), c->id));
+    const nb::object data = get(x, c->data);  // the MemoryPointer: address and device, no Device object made
+    const int device = nb::cast<int>(get(data, c->device_id));
     check(cudaGetDevice(&current), "cudaGetDevice");
     if (device != current) return std::nullopt;
-    return view{framework::cupy, x, nb::cast<std::uintptr_t>(get(get(x, c->data), c->ptr)), code,
+    return view{framework::cupy, x, nb::cast<std::uintptr_t>(get(data, c->ptr)), code,
                 nb::cast<std::int64_t>(get(x, c->size)), device};
   }
   return std::nullopt;
@@ -182,10 +188,11 @@ std::pair<nb::object, std::uintptr_t> new_array(const view& a, bool flat, bool i
     else o = t->empty_like(a.obj);
     return {o, nb::cast<std::uintptr_t>(call(o, t->data_ptr))};
   }
+  // cupy.ndarray(shape, dtype) itself: cupy.empty / empty_like are Python functions around it (the array
+  // lands on the current device, which direct_view checked is the input's).
   cupy_api* c = cupy_state();
-  nb::object o;
-  if (!flat && !int64) o = c->empty_like(a.obj);
-  else o = c->empty(flat ? nb::object(nb::int_(a.n)) : get(a.obj, c->shape), int64 ? nb::object(nb::str("int64")) : get(a.obj, c->dtype));
+  const nb::object shape = flat ? nb::object(nb::make_tuple(a.n)) : get(a.obj, c->shape);
+  const nb::object o = nb::handle(reinterpret_cast<PyObject*>(c->ndarray))(shape, int64 ? c->int64 : get(a.obj, c->dtype));
   return {o, nb::cast<std::uintptr_t>(get(get(o, c->data), c->ptr))};
 }
 
@@ -199,17 +206,27 @@ void* framework_bytes(const view& a, std::size_t bytes, nb::object& held) {
     return reinterpret_cast<void*>(nb::cast<std::uintptr_t>(call(held, t->data_ptr)));
   }
   cupy_api* c = cupy_state();
-  held = c->empty(n, nb::str("uint8"));
+  held = nb::handle(reinterpret_cast<PyObject*>(c->ndarray))(nb::make_tuple(n), c->uint8);
   return reinterpret_cast<void*>(nb::cast<std::uintptr_t>(get(get(held, c->data), c->ptr)));
 }
 
-nb::object direct_scan(bool inclusive, nb::handle x, const std::string& op) {
+/// scan(x) / scan(x, out=y): y of the same framework, type and size (any shape, as the Python layer
+/// takes it; y may be x); anything else about y is the Python layer's to refuse with its message.
+nb::object direct_scan(bool inclusive, nb::handle x, const std::string& op, nb::handle given) {
   const auto a = direct_view(x);
   // bool scans, and the 16-bit floats (sort keys only: refused by name there): the Python layer's path
   if (!a || a->code == "b1" || a->code == "f2" || a->code == "bf2") return nb::none();
-  const std::uintptr_t s = current_stream(*a);
-  auto [out, out_ptr] = new_array(*a, false, false);
-  scan_items(inclusive, a->ptr, a->code, out_ptr, a->code, a->n, op, nb::none(), "", "", s);
+  nb::object out;
+  std::uintptr_t out_ptr = 0;
+  if (given.is_none()) {
+    std::tie(out, out_ptr) = new_array(*a, false, false);
+  } else {
+    const auto o = direct_view(given);
+    if (!o || o->kind != a->kind || o->code != a->code || o->n != a->n) return nb::none();
+    out = nb::borrow(given);
+    out_ptr = o->ptr;
+  }
+  scan_items(inclusive, a->ptr, a->code, out_ptr, a->code, a->n, op, nb::none(), "", "", current_stream(*a));
   return out;
 }
 
@@ -254,7 +271,7 @@ nb::object direct_sort(nb::handle keys, bool descending, bool argsort) {
 }  // namespace
 
 void bind_direct(nb::module_& m) {
-  m.def("direct_scan", &direct_scan, "inclusive"_a, "x"_a, "op"_a);
+  m.def("direct_scan", &direct_scan, "inclusive"_a, "x"_a, "op"_a, "out"_a.none() = nb::none());
   m.def("direct_select", &direct_select, "x"_a, "mask"_a.none());
   m.def("direct_sort", &direct_sort, "keys"_a, "descending"_a, "argsort"_a);
 }

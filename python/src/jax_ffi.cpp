@@ -1,12 +1,15 @@
 // XLA FFI handlers (compiled when the jaxlib headers are found at build time): parascan's scan, sort,
-// argsort and top-k as targets of jax.ffi.ffi_call, so that they run inside jax.jit on XLA's stream
-// with temporary storage from XLA's scratch allocator. No Python object is touched here (XLA calls the
-// handlers without the GIL). python/parascan/jax.py registers them and shapes the calls.
+// argsort and top-k as targets of jax.ffi.ffi_call, so that they run inside jax.jit on XLA's stream,
+// with temporary storage in a workspace result that XLA assigns, and may be recorded into XLA's command
+// buffers (CUDA graphs). No Python object is touched in a handler (XLA calls them without the GIL).
+// python/parascan/jax.py registers them and shapes the calls.
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <nanobind/stl/string.h>
 #include "calls.hpp"
 #include "layer.hpp"
 #include "xla/ffi/api/ffi.h"
@@ -35,18 +38,40 @@ std::string code_of(ffi::DataType t) {
   }
 }
 
-/// XLA's scratch allocator as parascan's temporary-storage source (freed by XLA after the handler, in
-/// the stream's order). XLA accepts alignments of at most 16 bytes, so 255 more bytes are asked for and
-/// the pointer rounded up to parascan's 256.
-temp_source scratch_of(ffi::ScratchAllocator& scratch) {
-  return [&scratch](std::size_t bytes) -> void* {
-    constexpr std::size_t align = 256;
-    const auto p = scratch.Allocate(bytes + align - 1, 16);
-    if (!p.has_value()) throw std::runtime_error("parascan: XLA's scratch allocator refused " + std::to_string(bytes) + " bytes");
-    const auto at = (reinterpret_cast<std::uintptr_t>(*p) + align - 1) & ~std::uintptr_t(align - 1);
-    return reinterpret_cast<void*>(at);
+/// Each target's last result is its workspace: a uint8 array that python/parascan/jax.py sizes at trace
+/// time with jax_workspace_bytes (below), so XLA assigns it like any buffer. Handlers thus allocate no
+/// device memory at run time, which is what lets XLA record them into a command buffer (a CUDA graph:
+/// Traits::kCmdBufferCompatible; XLA's ScratchAllocator would be freed after a graph's recording).
+/// parascan's temporary requests are carved from it in order, each at a 256-byte boundary.
+constexpr std::size_t temp_align = 256;
+
+temp_source carve(std::uintptr_t base, std::size_t size) {
+  return [at = base, end = base + size](std::size_t bytes) mutable -> void* {
+    const std::uintptr_t p = (at + temp_align - 1) & ~std::uintptr_t(temp_align - 1);
+    if (p + bytes > end)
+      throw std::runtime_error("parascan: the workspace of " + std::to_string(end - at) + " bytes is short of " +
+                               std::to_string(bytes) + " (sized for other shapes?)");
+    at = p + bytes;
+    return reinterpret_cast<void*>(p);
   };
 }
+
+/// A temporary source that only counts: each request's bytes and alignment slack added to `total`, and
+/// no memory (a null pointer makes the call that follows another size query, which launches nothing).
+temp_source counting(std::size_t& total) {
+  return [&total](std::size_t bytes) -> void* {
+    total += bytes + temp_align - 1;
+    return nullptr;
+  };
+}
+
+/// One array as the calls see it: address, type code, items, and the length of its last axis.
+struct operand {
+  std::uintptr_t ptr;
+  std::string code;
+  std::int64_t n, length;
+  std::int64_t rows() const { return length == 0 ? 0 : n / length; }
+};
 
 /// Runs f, turning an exception into an XLA error that names the call.
 template <class F>
@@ -59,80 +84,87 @@ ffi::Error guarded(const char* what, F&& f) {
   }
 }
 
-/// The length of the last axis (1 for a scalar).
-std::int64_t last_extent(const ffi::AnyBuffer& x) {
-  const auto dims = x.dimensions();
-  return dims.size() == 0 ? 1 : dims[dims.size() - 1];
-}
-
 std::uintptr_t address(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
-ffi::Error scan_impl(cudaStream_t stream, ffi::ScratchAllocator scratch, ffi::AnyBuffer x,
-                     ffi::Result<ffi::AnyBuffer> y, bool inclusive, std::string_view op) {
-  return guarded("scan", [&] {
-    const std::string code = code_of(x.element_type());
-    if (code.empty() || code == "f2" || code == "bf2") throw std::invalid_argument("no scan of this element type");
-    scan_items_plain(inclusive, address(x.untyped_data()), address(y->untyped_data()), code,
-                     static_cast<std::int64_t>(x.element_count()), std::string(op), address(stream), scratch_of(scratch));
-  });
+operand operand_of(const ffi::AnyBuffer& x) {
+  const auto dims = x.dimensions();
+  return {address(x.untyped_data()), code_of(x.element_type()), static_cast<std::int64_t>(x.element_count()),
+          dims.size() == 0 ? 1 : dims[dims.size() - 1]};
 }
 
-/// Sorts along the last axis: keys into `keys_out`, or (argsort) positions into `positions` (int32 or
-/// int64, as the result's type: JAX without x64 asks for int32) with the sorted keys in scratch.
-void sort_rows(cudaStream_t stream, ffi::ScratchAllocator& scratch, const ffi::AnyBuffer& x, void* keys_out,
-               void* positions, ffi::DataType position_type, bool descending) {
-  const std::string code = code_of(x.element_type());
-  if (code.empty()) throw std::invalid_argument("no sort of this element type");
-  const auto n = static_cast<std::int64_t>(x.element_count());
-  const std::int64_t length = last_extent(x), rows = length == 0 ? 0 : n / length;
-  const temp_source temp = scratch_of(scratch);
-  const int end_bit = code == "bf2" ? 16 : 8 * (code[1] - '0');
-  const bool argsort = positions != nullptr;
-  if (argsort && n > 0) keys_out = temp(static_cast<std::size_t>(n) * (end_bit / 8));
-  const char* value_type = position_type == ffi::DataType::S32 ? "u4" : "u8";
-  if (rows <= 1) {
-    sort_items(address(x.untyped_data()), address(keys_out), code, 0, address(positions), value_type, argsort, n,
-               descending, 0, end_bit, address(stream), temp);
+temp_source workspace_of(ffi::Result<ffi::AnyBuffer>& w) { return carve(address(w->untyped_data()), w->size_bytes()); }
+
+// The calls, shared by the handlers and by jax_workspace_bytes (a counting source, any non-null addresses).
+
+void scan_call(const operand& x, std::uintptr_t y, bool inclusive, const std::string& op, std::uintptr_t stream,
+               const temp_source& temp) {
+  if (x.code.empty() || x.code == "f2" || x.code == "bf2") throw std::invalid_argument("no scan of this element type");
+  scan_items_plain(inclusive, x.ptr, y, x.code, x.n, op, stream, temp);
+}
+
+/// Sorts along the last axis: keys into `keys_out`, or (argsort) positions into `positions` ("i4" or "i8",
+/// as the result's type: JAX without x64 asks for int32) with the sorted keys in the workspace.
+void sort_call(const operand& x, std::uintptr_t keys_out, std::uintptr_t positions, const std::string& position_code,
+               bool descending, std::uintptr_t stream, const temp_source& temp) {
+  if (x.code.empty()) throw std::invalid_argument("no sort of this element type");
+  const int end_bit = x.code == "bf2" ? 16 : 8 * (x.code[1] - '0');
+  const bool argsort = positions != 0;
+  if (argsort && position_code != "i4" && position_code != "i8")
+    throw std::invalid_argument("positions must be int32 or int64");
+  if (argsort && x.n > 0) keys_out = address(temp(static_cast<std::size_t>(x.n) * (end_bit / 8)));
+  const char* value_type = position_code == "i4" ? "u4" : "u8";
+  if (x.rows() <= 1) {
+    sort_items(x.ptr, keys_out, x.code, 0, positions, value_type, argsort, x.n, descending, 0, end_bit, stream, temp);
   } else {
-    segmented_sort_items(address(x.untyped_data()), address(keys_out), code, 0, address(positions), value_type, argsort,
-                         n, rows, length, 0, 0, descending, 0, end_bit, address(stream), temp);
+    segmented_sort_items(x.ptr, keys_out, x.code, 0, positions, value_type, argsort, x.n, x.rows(), x.length, 0, 0,
+                         descending, 0, end_bit, stream, temp);
   }
 }
 
-ffi::Error sort_impl(cudaStream_t stream, ffi::ScratchAllocator scratch, ffi::AnyBuffer x,
-                     ffi::Result<ffi::AnyBuffer> y, bool descending) {
+void topk_call(const operand& x, std::uintptr_t values, std::uintptr_t indices, std::int64_t k, bool largest,
+               bool sorted, std::uintptr_t stream, const temp_source& temp) {
+  if (x.code.empty()) throw std::invalid_argument("no top-k of this element type");
+  topk_items(x.ptr, x.code, x.rows(), x.length, k, values, indices, largest, sorted, stream, temp);
+}
+
+ffi::Error scan_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y,
+                     ffi::Result<ffi::AnyBuffer> w, bool inclusive, std::string_view op) {
+  return guarded("scan", [&] {
+    scan_call(operand_of(x), address(y->untyped_data()), inclusive, std::string(op), address(stream), workspace_of(w));
+  });
+}
+
+ffi::Error sort_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y,
+                     ffi::Result<ffi::AnyBuffer> w, bool descending) {
   return guarded("sort", [&] {
-    sort_rows(stream, scratch, x, y->untyped_data(), nullptr, ffi::DataType::S64, descending);
+    sort_call(operand_of(x), address(y->untyped_data()), 0, "", descending, address(stream), workspace_of(w));
   });
 }
 
-ffi::Error argsort_impl(cudaStream_t stream, ffi::ScratchAllocator scratch, ffi::AnyBuffer x,
-                        ffi::Result<ffi::AnyBuffer> positions, bool descending) {
+ffi::Error argsort_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> positions,
+                        ffi::Result<ffi::AnyBuffer> w, bool descending) {
   return guarded("argsort", [&] {
-    const ffi::DataType t = positions->element_type();
-    if (t != ffi::DataType::S32 && t != ffi::DataType::S64) throw std::invalid_argument("positions must be int32 or int64");
-    sort_rows(stream, scratch, x, nullptr, positions->untyped_data(), t, descending);
+    sort_call(operand_of(x), 0, address(positions->untyped_data()), code_of(positions->element_type()), descending,
+              address(stream), workspace_of(w));
   });
 }
 
-ffi::Error topk_impl(cudaStream_t stream, ffi::ScratchAllocator scratch, ffi::AnyBuffer x,
-                     ffi::Result<ffi::AnyBuffer> values, ffi::Result<ffi::AnyBuffer> indices, std::int64_t k,
-                     bool largest, bool sorted) {
+ffi::Error topk_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> values,
+                     ffi::Result<ffi::AnyBuffer> indices, ffi::Result<ffi::AnyBuffer> w, std::int64_t k, bool largest,
+                     bool sorted) {
   return guarded("topk", [&] {
-    const std::string code = code_of(x.element_type());
-    if (code.empty()) throw std::invalid_argument("no top-k of this element type");
     if (indices->element_type() != ffi::DataType::S64) throw std::invalid_argument("indices must be int64 (jax_enable_x64)");
-    const std::int64_t length = last_extent(x), n = static_cast<std::int64_t>(x.element_count());
-    const std::int64_t rows = length == 0 ? 0 : n / length;
-    topk_items(address(x.untyped_data()), code, rows, length, k, address(values->untyped_data()),
-               address(indices->untyped_data()), largest, sorted, address(stream), scratch_of(scratch));
+    topk_call(operand_of(x), address(values->untyped_data()), address(indices->untyped_data()), k, largest, sorted,
+              address(stream), workspace_of(w));
   });
 }
 
-/// Every handler's head: XLA's stream, its scratch allocator, the one input array.
-auto bind_input() {
-  return ffi::Ffi::Bind().Ctx<ffi::PlatformStream<cudaStream_t>>().Ctx<ffi::ScratchAllocator>().Arg<ffi::AnyBuffer>();
-}
+/// Every handler's head: XLA's stream and the one input array (the results, workspace last, follow).
+auto bind_input() { return ffi::Ffi::Bind().Ctx<ffi::PlatformStream<cudaStream_t>>().Arg<ffi::AnyBuffer>(); }
+
+/// Every handler's traits: launches only, of the same kernels for the same shapes and attributes, into
+/// buffers XLA gave it, so that XLA may record it into a command buffer.
+constexpr auto graph_safe = {ffi::Traits::kCmdBufferCompatible};
 
 }  // namespace
 }  // namespace parascan::python
@@ -140,27 +172,38 @@ auto bind_input() {
 XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_scan, parascan::python::scan_impl,
                               parascan::python::bind_input()
                                   .Ret<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>()
                                   .Attr<bool>("inclusive")
-                                  .Attr<std::string_view>("op"));
+                                  .Attr<std::string_view>("op"),
+                              parascan::python::graph_safe);
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_sort, parascan::python::sort_impl,
-                              parascan::python::bind_input().Ret<ffi::AnyBuffer>().Attr<bool>("descending"));
+                              parascan::python::bind_input().Ret<ffi::AnyBuffer>().Ret<ffi::AnyBuffer>().Attr<bool>(
+                                  "descending"),
+                              parascan::python::graph_safe);
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_argsort, parascan::python::argsort_impl,
-                              parascan::python::bind_input().Ret<ffi::AnyBuffer>().Attr<bool>("descending"));
+                              parascan::python::bind_input().Ret<ffi::AnyBuffer>().Ret<ffi::AnyBuffer>().Attr<bool>(
+                                  "descending"),
+                              parascan::python::graph_safe);
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_topk, parascan::python::topk_impl,
                               parascan::python::bind_input()
                                   .Ret<ffi::AnyBuffer>()
                                   .Ret<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>()
                                   .Attr<std::int64_t>("k")
                                   .Attr<bool>("largest")
-                                  .Attr<bool>("sorted"));
+                                  .Attr<bool>("sorted"),
+                              parascan::python::graph_safe);
 
 namespace parascan::python {
 
-/// The handlers as PyCapsules, by target name, for jax.ffi.register_ffi_target.
+/// The handlers as PyCapsules, by target name, for jax.ffi.register_ffi_target; and the bytes of a
+/// target's workspace for an input of `code` with n items whose last axis has `length` (the same calls
+/// made with a counting source: size queries only, nothing launched or read).
 void bind_jax(nb::module_& m) {
+  using namespace nb::literals;
   m.def("jax_targets", [] {
     nb::dict d;
     d["parascan_scan"] = nb::capsule(reinterpret_cast<void*>(&parascan_jax_scan));
@@ -169,6 +212,24 @@ void bind_jax(nb::module_& m) {
     d["parascan_topk"] = nb::capsule(reinterpret_cast<void*>(&parascan_jax_topk));
     return d;
   });
+  m.def(
+      "jax_workspace_bytes",
+      [](const std::string& target, const std::string& code, std::int64_t n, std::int64_t length, bool inclusive,
+         const std::string& op, bool descending, const std::string& positions, std::int64_t k, bool largest,
+         bool sorted) {
+        std::size_t total = 0;
+        const temp_source count = counting(total);
+        const std::uintptr_t some = temp_align;  // an address for the size queries, never read
+        const operand x{some, code, n, length};
+        if (target == "parascan_scan") scan_call(x, some, inclusive, op, 0, count);
+        else if (target == "parascan_sort") sort_call(x, some, 0, "", descending, 0, count);
+        else if (target == "parascan_argsort") sort_call(x, 0, some, positions, descending, 0, count);
+        else if (target == "parascan_topk") topk_call(x, some, some, k, largest, sorted, 0, count);
+        else throw nb::value_error(("parascan: no JAX target '" + target + "'").c_str());
+        return std::max<std::size_t>(total, 1);
+      },
+      "target"_a, "code"_a, "n"_a, "length"_a, "inclusive"_a = true, "op"_a = "sum", "descending"_a = false,
+      "positions"_a = "i8", "k"_a = 0, "largest"_a = true, "sorted"_a = true);
 }
 
 }  // namespace parascan::python

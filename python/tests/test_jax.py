@@ -135,3 +135,63 @@ def test_plain_functions_take_jax_arrays_through_the_targets():
     assert np.array_equal(np.asarray(inside), np.asarray(jnp.sort(m) + jnp.cumsum(m.reshape(-1)).reshape(m.shape)))
     kept = parascan.inclusive_scan(n, init=5)  # init=: the DLPack path
     assert isinstance(kept, jax.Array) and np.array_equal(np.asarray(kept), 5 + np.cumsum(np.asarray(n)))
+
+
+_GRAPHED = r"""
+import json, sys
+import numpy as np
+import jax, jax.numpy as jnp
+jax.config.update("jax_enable_x64", True)
+import parascan.jax as pj
+
+
+def f(x, n):
+    a = x * 2.0 + 1.0  # fusions around the targets: a command buffer of several commands
+    v, i = pj.topk(a, 7)
+    return pj.sort(a) + 1.0, pj.argsort(a, descending=True), pj.inclusive_scan(n) * 3, v, i
+
+
+def want(x, n):
+    a = x * 2.0 + 1.0
+    v, i = jax.lax.top_k(a, 7)
+    return (jnp.sort(a, stable=True) + 1.0, jnp.argsort(a, descending=True, stable=True),
+            jnp.cumsum(n.reshape(-1), dtype=n.dtype).reshape(n.shape) * 3, v, i.astype(jnp.int64))
+
+
+jf = jax.jit(f)
+rng = np.random.default_rng(7)
+x0, n0 = jnp.asarray(rng.random((48, 3000), np.float32)), jnp.asarray(rng.integers(0, 9, 70001, np.int32))
+hlo = jf.lower(x0, n0).compile().as_text()
+blocks = [b for b in hlo.split("\n\n") if b.lstrip().lstrip("%").startswith("command_buffer")]
+inside = sorted({t for t in ("parascan_sort", "parascan_argsort", "parascan_scan", "parascan_topk")
+                 if any('custom_call_target="' + t + '"' in b for b in blocks)})
+equal = []
+for run in range(4):  # new arrays each time (other addresses: XLA updates the recorded graph) and a repeat
+    x = x0 if run == 3 else jnp.asarray(rng.random((48, 3000), np.float32))
+    n = n0 if run == 3 else jnp.asarray(rng.integers(0, 9, 70001, np.int32))
+    got, ref = jf(x, n), want(x, n)
+    equal.append(all(bool(np.array_equal(np.asarray(g), np.asarray(r))) for g, r in zip(got, ref)))
+print(json.dumps({"command_buffers": len(blocks), "inside": inside, "equal": equal}))
+"""
+
+
+@gpu
+def test_targets_run_inside_xla_command_buffers():
+    """The targets are marked command-buffer compatible and allocate nothing at run time (their workspace
+    is a result XLA assigns): with XLA told to record custom calls into command buffers even for one
+    command, the compiled program holds all four inside command buffers, and replays with new arrays and
+    a repeated one equal jnp's / lax's answers."""
+    _jax()
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, XLA_PYTHON_CLIENT_PREALLOCATE="false",
+               XLA_FLAGS="--xla_gpu_enable_command_buffer=FUSION,CUSTOM_CALL --xla_gpu_graph_min_graph_size=1")
+    r = subprocess.run([sys.executable, "-c", _GRAPHED], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["command_buffers"] >= 1, got
+    assert got["inside"] == ["parascan_argsort", "parascan_scan", "parascan_sort", "parascan_topk"], got
+    assert got["equal"] == [True] * 4, got

@@ -440,6 +440,38 @@ def test_direct_calls_match_the_python_layer(kind, dtype):
         g = parascan.inclusive_scan(x, stream=s) if inclusive else parascan.exclusive_scan(x, stream=s)
         same(host(d), host(g))
     same(host(parascan.inclusive_scan(x)), np.cumsum(h, dtype=np.float64 if dtype == np.float32 else dtype))
+    # out= of the same framework, type and size is taken too (poisoned first; any shape, and in place)
+    def copy(y):
+        return y.clone() if kind == "torch" else y.copy()
+
+    def poison(y):
+        if kind == "torch":
+            (y.view(torch.int64) if y.dtype == torch.uint64 else y).fill_(77)
+        else:
+            y.fill(77)
+        return y
+
+    for inclusive in (True, False):
+        want = host(_core.direct_scan(inclusive, x, "sum"))
+        y = poison(copy(x))
+        assert _core.direct_scan(inclusive, x, "sum", y) is y
+        same(host(y), want)
+        y = poison(copy(x))
+        r = parascan.inclusive_scan(x, out=y) if inclusive else parascan.exclusive_scan(x, out=y)
+        assert r is y
+        same(host(y), want)
+        z = copy(x)
+        assert _core.direct_scan(inclusive, z, "sum", z) is z
+        same(host(z), want)
+    y = copy(x)
+    # Not taken (the Python layer's checks and messages): another size, another type, a strided output.
+    assert _core.direct_scan(True, x, "sum", y[1:]) is None
+    assert _core.direct_scan(True, x, "sum", y[::2]) is None
+    other = (torch.empty(x.shape, dtype=torch.float64 if x.dtype != torch.float64 else torch.int64, device=x.device)
+             if kind == "torch" else cupy.empty(x.shape, np.float64 if x.dtype != np.float64 else np.int64))
+    assert _core.direct_scan(True, x, "sum", other) is None
+    with pytest.raises(ValueError, match="argument 'out'"):
+        parascan.inclusive_scan(x, out=y[1:])
     for m in (None, mask):
         d = _core.direct_select(x, m)
         assert d is not None
