@@ -6,7 +6,8 @@
 // reading 2-8 predecessors at once; 3: u32 and f32 keys, uniform and few-distinct, reading 1 and 2 at
 // once, alternated twice; 4: u32 keys, pairs and argsort through run() and through the library's
 // entry (its temporary buffers carved from one allocation; keys also through run() with that layout),
-// alternated twice, then pairs with random values; 7: u32 keys and pairs through run() with the
+// alternated twice, then pairs with random values; 5: u32 and f32 keys, pairs and argsort (uniform)
+// with tiles of 6 to 26 items a thread, for small n where the default tiles leave SMs idle; 7: u32 keys and pairs through run() with the
 // library's layout in one allocation, gaps of 0 B to 32 MB before or between its pieces; 9: every
 // array of a u32 keys sort and a u32 pairs sort (inputs, outputs, second buffers, temporary storage)
 // laid one after another in one allocation with the same gap between each two, CUB's in the same
@@ -232,6 +233,20 @@ void sweep(std::int64_t n, const char* kname, bool all_dists, int which) {
         }
         continue;
       }
+      if constexpr (sizeof(K) == 4) if (which == 5) {  // small sorts: tiles small enough for several a SM
+        if (d != dist::uniform) continue;
+        const float cub = b.cub_ms(mode != 0);
+        std::printf("%s n=%lld %s %s: CUB %.4f ms\n", kname, (long long)n, dist_name[(int)d],
+                    mode == 0 ? "keys" : mode == 1 ? "pairs" : "argsort", cub);
+        if (mode == 0) {
+          ROW_LB(256, 23, 4, 2); ROW_LB(256, 16, 4, 2); ROW_LB(256, 12, 4, 2); ROW_LB(256, 8, 4, 2);
+          ROW_LB(384, 8, 3, 2); ROW_LB(512, 8, 2, 2); ROW_LB(512, 6, 2, 2);
+        } else {
+          ROW(384, 26, 2, ballots); ROW(384, 16, 2, ballots); ROW(384, 12, 3, ballots); ROW(384, 8, 3, ballots);
+          ROW(256, 12, 4, ballots); ROW(256, 8, 4, ballots); ROW(512, 8, 2, ballots); ROW(512, 6, 2, ballots);
+        }
+        continue;
+      }
       if (which == -2 && mode != 1) continue;
       if (which == 2 && mode == 0 && d != dist::uniform) continue;  // pairs and argsort, uniform keys
       const float cub = b.cub_ms(mode != 0);
@@ -424,6 +439,11 @@ int main(int argc, char** argv) {
   if (which == 6) {  // 4-byte keys, uniform and sorted: the spread of CUB's and our times
     sorted_spread<float>(n, 12);
     sorted_spread<std::uint32_t>(n, 4);
+    return 0;
+  }
+  if (which == 5) {  // u32 and f32 keys, pairs and argsort at small n: smaller tiles
+    sweep<std::uint32_t>(n, "u32", false, which);
+    sweep<float>(n, "f32", false, which);
     return 0;
   }
   if (which == 4 || which == 7) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)

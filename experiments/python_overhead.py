@@ -32,6 +32,7 @@ def report(title, steps):
 
 x = torch.randint(0, 100, (1 << 10,), dtype=torch.int32, device="cuda")
 out = torch.empty_like(x)
+count = torch.zeros(1, dtype=torch.int64, device="cuda")
 h = torch.cuda.current_stream().cuda_stream
 cxx = min(_core.cxx_scan_call_us(x.data_ptr(), out.data_ptr(), 1024, 200, h) for _ in range(20))
 torch.cuda.synchronize()
@@ -55,6 +56,11 @@ report("torch", {
     "x.get_device()": x.get_device,
     "x.data_ptr()": x.data_ptr,
     "x.numel()": x.numel,
+    "parascan.select(x, out=out, count=count)": lambda: parascan.select(x, out=out, count=count),
+    "parascan.select(x, out=out, count=count, stream=s) (Python layer)":
+        lambda: parascan.select(x, out=out, count=count, stream=torch.cuda.current_stream()),
+    "parascan.sort(x)": lambda: parascan.sort(x),
+    "torch.sort(x)": lambda: torch.sort(x),
     "lambda: None (the timing loop itself)": lambda: None,
 })
 if cupy is not None:

@@ -1,6 +1,6 @@
 // parascan._core's direct calls: the common calls of the Python API made here whole, for a torch.Tensor
 // or a cupy.ndarray that is C-contiguous, of a supported type and on the current device, with the
-// default keywords. Reading the array (a few attribute lookups), the framework's current stream, the
+// default keywords or caller-given outputs of the same framework (out=; select's out= and count=). Reading the array (a few attribute lookups), the framework's current stream, the
 // output allocated by the framework and the launch all happen in C++: after a synchronisation the
 // Python layer's wrapping, stream lookup and allocation took ~25 µs of host time, twice torch's whole
 // call at 2^20 (docs/performance.md entries 22 and 24). Anything else — NumPy, other frameworks,
@@ -230,8 +230,10 @@ nb::object direct_scan(bool inclusive, nb::handle x, const std::string& op, nb::
   return out;
 }
 
-/// select(x) / select(x, mask=m): the kept items, read back after the count (a synchronisation).
-nb::object direct_select(nb::handle x, nb::handle mask) {
+/// select(x) / select(x, mask=m): the kept items, read back after the count (a synchronisation); with
+/// out= (n items of x's type) and count= (one int64) of x's framework, those are written and returned
+/// as they are, with no synchronisation (the form a CUDA graph captures).
+nb::object direct_select(nb::handle x, nb::handle mask, nb::handle given_out, nb::handle given_count) {
   const auto a = direct_view(x);
   if (!a || a->code == "f2" || a->code == "bf2") return nb::none();
   std::optional<view> m;
@@ -240,10 +242,22 @@ nb::object direct_select(nb::handle x, nb::handle mask) {
     if (!m || m->n != a->n || m->code == "f4" || m->code == "f8") return nb::none();
   }
   const std::uintptr_t s = current_stream(*a);
+  const auto select = [&](std::uintptr_t out_ptr, std::uintptr_t count_ptr) {
+    select_items(a->ptr, a->code, a->n, m ? m->ptr : 0, m ? m->code : "u1", "nonzero", 0.0, false, false, out_ptr,
+                 count_ptr, s);
+  };
+  if (!given_out.is_none() || !given_count.is_none()) {
+    if (given_out.is_none() || given_count.is_none()) return nb::none();
+    const auto o = direct_view(given_out), c = direct_view(given_count);
+    if (!o || !c || o->kind != a->kind || c->kind != a->kind || o->code != a->code || o->n != a->n ||
+        c->code != "i8" || c->n != 1)
+      return nb::none();
+    select(o->ptr, c->ptr);
+    return nb::make_tuple(given_out, given_count);
+  }
   auto [out, out_ptr] = new_array(*a, true, false);
   temp_storage count(sizeof(std::int64_t), as_stream(s));
-  select_items(a->ptr, a->code, a->n, m ? m->ptr : 0, m ? m->code : "u1", "nonzero", 0.0, false, false, out_ptr,
-               reinterpret_cast<std::uintptr_t>(count.ptr), s);
+  select(out_ptr, reinterpret_cast<std::uintptr_t>(count.ptr));
   const std::int64_t kept = read_count(count.ptr, as_stream(s));
   PyObject* r = PySequence_GetSlice(out.ptr(), 0, static_cast<Py_ssize_t>(kept));
   if (r == nullptr) throw nb::python_error();
@@ -272,7 +286,8 @@ nb::object direct_sort(nb::handle keys, bool descending, bool argsort) {
 
 void bind_direct(nb::module_& m) {
   m.def("direct_scan", &direct_scan, "inclusive"_a, "x"_a, "op"_a, "out"_a.none() = nb::none());
-  m.def("direct_select", &direct_select, "x"_a, "mask"_a.none());
+  m.def("direct_select", &direct_select, "x"_a, "mask"_a.none(), "out"_a.none() = nb::none(),
+        "count"_a.none() = nb::none());
   m.def("direct_sort", &direct_sort, "keys"_a, "descending"_a, "argsort"_a);
 }
 

@@ -4,12 +4,15 @@
 // buffers (CUDA graphs). No Python object is touched in a handler (XLA calls them without the GIL).
 // python/parascan/jax.py registers them and shapes the calls.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <cuda_runtime_api.h>
 #include "calls.hpp"
 #include "layer.hpp"
 #include "xla/ffi/api/ffi.h"
@@ -73,9 +76,16 @@ struct operand {
   std::int64_t rows() const { return length == 0 ? 0 : n / length; }
 };
 
-/// Runs f, turning an exception into an XLA error that names the call.
+/// Handler calls so far, and those made while XLA was recording the stream into a command buffer (a
+/// CUDA graph) — what jax_handler_calls reports, for the tests and anyone checking their graphs.
+std::atomic<std::int64_t> handler_calls{0}, recorded_calls{0};
+
+/// Runs f, turning an exception into an XLA error that names the call; counts the call.
 template <class F>
-ffi::Error guarded(const char* what, F&& f) {
+ffi::Error guarded(const char* what, cudaStream_t stream, F&& f) {
+  ++handler_calls;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) == cudaSuccess && capture == cudaStreamCaptureStatusActive) ++recorded_calls;
   try {
     f();
     return ffi::Error::Success();
@@ -129,21 +139,21 @@ void topk_call(const operand& x, std::uintptr_t values, std::uintptr_t indices, 
 
 ffi::Error scan_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y,
                      ffi::Result<ffi::AnyBuffer> w, bool inclusive, std::string_view op) {
-  return guarded("scan", [&] {
+  return guarded("scan", stream, [&] {
     scan_call(operand_of(x), address(y->untyped_data()), inclusive, std::string(op), address(stream), workspace_of(w));
   });
 }
 
 ffi::Error sort_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y,
                      ffi::Result<ffi::AnyBuffer> w, bool descending) {
-  return guarded("sort", [&] {
+  return guarded("sort", stream, [&] {
     sort_call(operand_of(x), address(y->untyped_data()), 0, "", descending, address(stream), workspace_of(w));
   });
 }
 
 ffi::Error argsort_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> positions,
                         ffi::Result<ffi::AnyBuffer> w, bool descending) {
-  return guarded("argsort", [&] {
+  return guarded("argsort", stream, [&] {
     sort_call(operand_of(x), 0, address(positions->untyped_data()), code_of(positions->element_type()), descending,
               address(stream), workspace_of(w));
   });
@@ -152,7 +162,7 @@ ffi::Error argsort_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::
 ffi::Error topk_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> values,
                      ffi::Result<ffi::AnyBuffer> indices, ffi::Result<ffi::AnyBuffer> w, std::int64_t k, bool largest,
                      bool sorted) {
-  return guarded("topk", [&] {
+  return guarded("topk", stream, [&] {
     if (indices->element_type() != ffi::DataType::S64) throw std::invalid_argument("indices must be int64 (jax_enable_x64)");
     topk_call(operand_of(x), address(values->untyped_data()), address(indices->untyped_data()), k, largest, sorted,
               address(stream), workspace_of(w));
@@ -199,7 +209,8 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_topk, parascan::python::topk_impl,
 
 namespace parascan::python {
 
-/// The handlers as PyCapsules, by target name, for jax.ffi.register_ffi_target; and the bytes of a
+/// The handlers as PyCapsules, by target name, for jax.ffi.register_ffi_target; the handler calls so far
+/// (all, and those recorded into a command buffer); and the bytes of a
 /// target's workspace for an input of `code` with n items whose last axis has `length` (the same calls
 /// made with a counting source: size queries only, nothing launched or read).
 void bind_jax(nb::module_& m) {
@@ -212,6 +223,7 @@ void bind_jax(nb::module_& m) {
     d["parascan_topk"] = nb::capsule(reinterpret_cast<void*>(&parascan_jax_topk));
     return d;
   });
+  m.def("jax_handler_calls", [] { return std::make_pair(handler_calls.load(), recorded_calls.load()); });
   m.def(
       "jax_workspace_bytes",
       [](const std::string& target, const std::string& code, std::int64_t n, std::int64_t length, bool inclusive,

@@ -477,6 +477,18 @@ def test_direct_calls_match_the_python_layer(kind, dtype):
         assert d is not None
         np.testing.assert_array_equal(host(d), host(parascan.select(x, mask=m, stream=s)))
         np.testing.assert_array_equal(host(d), h[h != 0])
+        # out= and count= (no synchronisation): written in place and handed back as given
+        for call in (lambda o, c: _core.direct_select(x, m, o, c), lambda o, c: parascan.select(x, mask=m, out=o, count=c)):
+            o = poison(copy(x))
+            c = torch.full((1,), -1, dtype=torch.int64, device=x.device) if kind == "torch" else cupy.full(1, -1, np.int64)
+            r = call(o, c)
+            assert r[0] is o and r[1] is c
+            kept = int(host(c)[0])
+            assert kept == int((h != 0).sum())
+            np.testing.assert_array_equal(host(o)[:kept], h[h != 0])
+        c32 = torch.zeros(1, dtype=torch.int32, device=x.device) if kind == "torch" else cupy.zeros(1, np.int32)
+        assert _core.direct_select(x, m, copy(x), c32) is None  # count must be one int64: the Python layer says so
+        assert _core.direct_select(x, m, copy(x), None) is None
     for descending in (False, True):
         d = _core.direct_sort(x, descending, False)
         np.testing.assert_array_equal(host(d), host(parascan.sort(x, descending=descending, stream=s)))
