@@ -42,6 +42,8 @@ report("torch", {
     "parascan.inclusive_scan(x, out=out)": lambda: parascan.inclusive_scan(x, out=out),
     "torch.cumsum(x, 0)": lambda: torch.cumsum(x, 0),
     "torch.cumsum(x, 0, out=out)": lambda: torch.cumsum(x, 0, out=out),
+    "parascan._scan(True, x, 'sum', ...) (below the routing)":
+        lambda: parascan._scan(True, x, "sum", None, None, None, None, None, None),
     "_core.direct_scan(True, x, 'sum')": lambda: _core.direct_scan(True, x, "sum"),
     "_core.direct_scan(True, x, 'sum', out)": lambda: _core.direct_scan(True, x, "sum", out),
     "_core.scan(raw pointers)": lambda: _core.scan(True, x.data_ptr(), "i4", out.data_ptr(), "i4", 1024, "sum", None,
@@ -71,6 +73,11 @@ if cupy is not None:
         "parascan.inclusive_scan(cx, out=cout)": lambda: parascan.inclusive_scan(cx, out=cout),
         "cupy.cumsum(cx)": lambda: cupy.cumsum(cx),
         "cupy.cumsum(cx, out=cout)": lambda: cupy.cumsum(cx, out=cout),
+        "_torch_ops.routed(cx)": lambda: _torch_ops.routed(cx),
+        "_jax_route.routed(cx)": lambda: _jax_route.routed(cx),
+        "isinstance(cx, torch.Tensor)": lambda: isinstance(cx, torch.Tensor),
+        "parascan._scan(True, cx, 'sum', ...) (below the routing)":
+            lambda: parascan._scan(True, cx, "sum", None, None, None, None, None, None),
         "_core.direct_scan(True, cx, 'sum')": lambda: _core.direct_scan(True, cx, "sum"),
         "_core.direct_scan(True, cx, 'sum', cout)": lambda: _core.direct_scan(True, cx, "sum", cout),
         "cupy.ndarray(cx.shape, cx.dtype)": lambda: cupy.ndarray(cx.shape, cx.dtype),

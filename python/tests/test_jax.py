@@ -184,8 +184,8 @@ print(json.dumps({"calls": calls, "recorded": recorded, "equal": equal, "calls_i
 def test_targets_are_recorded_into_xla_command_buffers():
     """The targets are marked command-buffer compatible and allocate nothing at run time (their workspace
     is a result XLA assigns). With XLA told to put custom calls into command buffers (even one command
-    long), every handler call is made while XLA records the stream into a CUDA graph (the handlers count
-    the calls made under stream capture), repeated runs replay the graph without calling the handlers each
+    long), the handlers are called while XLA records the stream into a CUDA graph (they count the calls
+    made under stream capture; only the first run calls them outside one), repeated runs replay the graph without calling the handlers each
     time, and every run, on new arrays and on repeated ones, equals jnp's / lax's answers."""
     _jax()
     import json
@@ -199,5 +199,7 @@ def test_targets_are_recorded_into_xla_command_buffers():
     assert r.returncode == 0, r.stderr[-3000:]
     got = json.loads(r.stdout.strip().splitlines()[-1])
     assert got["equal"] == [True] * 6, got
-    assert got["recorded"] >= 4 and got["recorded"] == got["calls"], got  # all four targets, each recorded
+    # XLA runs a command buffer's first execution command by command, then records: each target at least
+    # once under capture, and at most the first run's four calls outside it
+    assert got["recorded"] >= 4 and got["calls"] - got["recorded"] <= 4, got
     assert got["calls_in_5_repeats"] < 5 * 4, got  # replayed graphs: fewer handler calls than executions
