@@ -47,13 +47,13 @@ std::vector<Key> make_keys(std::int64_t n, dist d, std::uint64_t seed) {
 
 /// Special float values, each several times, in a shuffled order.
 template <class F>
-std::vector<F> special_floats(std::uint64_t seed) {
+std::vector<F> special_floats(std::uint64_t seed, int copies = 40) {
   const F nan = std::numeric_limits<F>::quiet_NaN(), inf = std::numeric_limits<F>::infinity();
   std::vector<F> base = {F(0), -F(0), F(1), F(-1), inf, -inf, nan, -nan, std::numeric_limits<F>::denorm_min(),
                          -std::numeric_limits<F>::denorm_min(), std::numeric_limits<F>::max(),
                          std::numeric_limits<F>::lowest(), std::numeric_limits<F>::min(), F(0.5), F(-0.5)};
   std::vector<F> v;
-  for (int r = 0; r < 40; ++r) v.insert(v.end(), base.begin(), base.end());
+  for (int r = 0; r < copies; ++r) v.insert(v.end(), base.begin(), base.end());
   std::mt19937_64 rng(seed);
   std::shuffle(v.begin(), v.end(), rng);
   return v;
@@ -170,14 +170,17 @@ TYPED_TEST(sort_typed, sizes_and_distributions) {
 TYPED_TEST(sort_typed, bit_ranges_and_directions) {
   using Key = TypeParam;
   constexpr int bits = 8 * sizeof(Key);
-  const auto keys = make_keys<Key>(5000, dist::uniform, 7);
-  const auto few = make_keys<Key>(5000, dist::few_unique, 8);
-  for (bool desc : {false, true}) {
-    check_sort(keys, 0, bits / 2, desc, true, "low half");
-    check_sort(keys, bits / 2, bits, desc, true, "high half");
-    check_sort(keys, 3, bits - 1, desc, false, "3..bits-1");
-    check_sort(keys, 5, 5, desc, true, "begin == end");
-    check_sort(few, 1, 3, desc, true, "two bits, duplicates");
+  // 5000 keys take the Onesweep; 1500 fit the segmented sort's one-block tile (sorted_by_one_block)
+  for (std::int64_t n : {5000, 1500}) {
+    const auto keys = make_keys<Key>(n, dist::uniform, 7);
+    const auto few = make_keys<Key>(n, dist::few_unique, 8);
+    for (bool desc : {false, true}) {
+      check_sort(keys, 0, bits / 2, desc, true, "low half");
+      check_sort(keys, bits / 2, bits, desc, true, "high half");
+      check_sort(keys, 3, bits - 1, desc, false, "3..bits-1");
+      check_sort(keys, 5, 5, desc, true, "begin == end");
+      check_sort(few, 1, 3, desc, true, "two bits, duplicates");
+    }
   }
 }
 
@@ -186,6 +189,10 @@ TEST_F(sort_test, special_floats_and_integer_limits) {
   check_sort(special_floats<float>(2), 0, -1, true, true, "special f32 desc");
   check_sort(special_floats<double>(3), 0, -1, false, true, "special f64");
   check_sort(special_floats<double>(4), 0, -1, true, false, "special f64 desc");
+  // 600 keys above take the one-block path (sorted_by_one_block); 6000 the Onesweep
+  check_sort(special_floats<float>(11, 400), 0, -1, false, true, "special f32, 6000 keys");
+  check_sort(special_floats<float>(12, 400), 0, -1, true, true, "special f32 desc, 6000 keys");
+  check_sort(special_floats<double>(13, 400), 0, -1, true, false, "special f64 desc, 6000 keys");
   for (bool desc : {false, true}) {  // partial ranges: ±0.0 take CUB's bits in each direction
     check_sort(special_floats<float>(5), 1, 3, desc, true, "special f32 [1,3)");
     check_sort(special_floats<float>(6), 28, 32, desc, true, "special f32 [28,32)");
@@ -289,8 +296,14 @@ TEST_F(sort_test, tiles_whose_keys_share_a_digit) {
   check_sort(wide, 0, -1, false, true, "runs u64");
 }
 
-TEST_F(sort_test, values_of_every_width_and_argsort) {
-  const auto keys = make_keys<std::uint32_t>(20011, dist::few_unique, 9);
+class sort_values : public sort_test, public ::testing::WithParamInterface<std::int64_t> {};
+
+// 20011 keys take the Onesweep; 1999 the segmented sort's one-block tile (4- and 8-byte values; 1- and
+// 2-byte values stay with the Onesweep)
+INSTANTIATE_TEST_SUITE_P(sizes, sort_values, ::testing::Values(std::int64_t(20011), std::int64_t(1999)));
+
+TEST_P(sort_values, values_of_every_width_and_argsort) {
+  const auto keys = make_keys<std::uint32_t>(GetParam(), dist::few_unique, 9);
   const std::int64_t n = static_cast<std::int64_t>(keys.size());
   const auto order = validation::cpu_sort_order(keys, 0, 32, false);
   device_buffer<std::uint32_t> d_keys(n), d_out(n);

@@ -11,7 +11,8 @@
 //               a per-warp digit histogram scanned across the warps; the block's running count per
 //               digit carries the rank across rounds. Stable by construction.
 // split1: per bit, flags (bit == 0) and parascan::partition_flagged (stable: zeros, then ones).
-// onesweep: device_onesweep.cuh.
+// onesweep: device_onesweep.cuh. Sorts of up to a segmented-sort tile (2048 or 4096 items) go to the
+// segmented sort as one row instead: one launch (sorted_by_one_block).
 #pragma once
 #include <climits>
 #include <cstdint>
@@ -19,10 +20,12 @@
 #include "parascan/device/device_onesweep.cuh"
 #include "parascan/device/device_scan.cuh"
 #include "parascan/device/radix_digits.cuh"
+#include "parascan/device/segmented_sort/segments.cuh"
 #include "parascan/device/widen.cuh"
 #include "parascan/ops.hpp"
 #include "parascan/radix_sort.hpp"
 #include "parascan/scan.hpp"
+#include "parascan/segmented_sort.hpp"
 #include "parascan/select.hpp"
 
 namespace parascan::device::sort_detail {
@@ -293,12 +296,40 @@ cudaError_t argsort_through_4_bytes(void* d_temp, std::size_t& temp_bytes, const
 
 }  // namespace parascan::device::sort_detail
 
+namespace parascan::device::sort_detail {
+
+/// Sorts of 2 keys to a segmented-sort tile (2048 or 4096 items, segmented_sort/segments.cuh) are that
+/// sort's one row: one block sorts them in shared memory in one launch, where the Onesweep takes a
+/// memset, a histogram and a launch per digit. The value widths it moves: 4 and 8 bytes (and none).
+template <class Bits, class V>
+bool sorted_by_one_block(std::int64_t n, const sort_options& o) {
+  constexpr int key_bits = static_cast<int>(8 * sizeof(Bits));
+  constexpr bool movable = std::is_same_v<V, no_values> || sizeof(V) == 4 || sizeof(V) == 8;
+  const int end_bit = o.end_bit < 0 ? key_bits : o.end_bit;
+  return movable && o.algorithm == sort_algorithm::onesweep && n >= 2 && n <= segmented::tiles<Bits, V>::size &&
+         o.begin_bit >= 0 && o.begin_bit < end_bit && end_bit <= key_bits;
+}
+
+inline segmented_sort_options as_segmented(const sort_options& o) {
+  segmented_sort_options s;
+  s.begin_bit = o.begin_bit;
+  s.end_bit = o.end_bit;
+  s.descending = o.descending;
+  s.debug_synchronous = o.debug_synchronous;
+  return s;
+}
+
+}  // namespace parascan::device::sort_detail
+
 namespace parascan {
 
 template <class Bits>
 cudaError_t radix_sort_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys_in, Bits* d_keys_out,
                             std::int64_t n, key_kind kind, sort_options options, cudaStream_t stream) {
   using device::sort_detail::no_values;
+  if (device::sort_detail::sorted_by_one_block<Bits, no_values>(n, options))
+    return segmented_sort_bits<Bits>(d_temp, temp_bytes, d_keys_in, d_keys_out, n, segment_layout::rows(1, n), kind,
+                                     device::sort_detail::as_segmented(options), stream);
   return device::sort_detail::sort<Bits, no_values>(d_temp, temp_bytes, d_keys_in, d_keys_out, nullptr, nullptr, n, kind,
                                                     options, stream);
 }
@@ -309,6 +340,15 @@ cudaError_t radix_sort_bits_pairs(void* d_temp, std::size_t& temp_bytes, const B
                                   sort_options options, cudaStream_t stream) {
   if (d_values_in == nullptr && sizeof(Value) < 8 && n > static_cast<std::int64_t>(UINT32_MAX)) return cudaErrorInvalidValue;
   if (d_values_in == nullptr && sizeof(Value) < 4) return cudaErrorInvalidValue;
+  if (device::sort_detail::sorted_by_one_block<Bits, Value>(n, options)) {
+    if constexpr (sizeof(Value) == 4 || sizeof(Value) == 8) {
+      using V = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
+      return segmented_sort_bits_pairs<Bits, V>(d_temp, temp_bytes, d_keys_in, d_keys_out,
+                                                reinterpret_cast<const V*>(d_values_in), reinterpret_cast<V*>(d_values_out),
+                                                n, segment_layout::rows(1, n), kind,
+                                                device::sort_detail::as_segmented(options), stream);
+    }
+  }
   if constexpr (sizeof(Value) == 8) {
     if (d_values_in == nullptr && n <= static_cast<std::int64_t>(UINT32_MAX) && options.algorithm == sort_algorithm::onesweep)
       return device::sort_detail::argsort_through_4_bytes<Bits, Value>(d_temp, temp_bytes, d_keys_in, d_keys_out,
