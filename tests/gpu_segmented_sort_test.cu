@@ -158,8 +158,9 @@ TYPED_TEST_SUITE(segmented_sort_typed, key_types);
 TYPED_TEST(segmented_sort_typed, rows_of_every_class) {
   using Key = TypeParam;
   const bool small = test::small_sizes_only();
-  const std::vector<std::int64_t> lengths = small ? std::vector<std::int64_t>{0, 1, 31, 33, 511, 513, 2047, 2049, 4097, 9000}
-                                                  : std::vector<std::int64_t>{0, 1, 2, 17, 31, 32, 33, 300, 511, 512, 513,
+  // the tile edges: 512 (small), 1024 and 2048 (the 256 x 4 and 256 x 8 tiles for rows that short), 4096
+  const std::vector<std::int64_t> lengths = small ? std::vector<std::int64_t>{0, 1, 31, 33, 511, 513, 1024, 1025, 2047, 2049, 4097, 9000}
+                                                  : std::vector<std::int64_t>{0, 1, 2, 17, 31, 32, 33, 300, 511, 512, 513, 1024, 1025,
                                                                               2047, 2048, 2049, 4095, 4096, 4097, 10000, 50257};
   for (std::int64_t len : lengths) {
     const std::int64_t r = len == 0 ? 5 : std::max<std::int64_t>(1, std::min<std::int64_t>(small ? 4 : 64, (small ? 20000 : 400000) / len));
