@@ -38,6 +38,7 @@ def _register():
     _registered = True
 
 
+# parascan's type codes of the element types the handlers take (jax_ffi.cpp's code_of; no bool)
 _CODES = {"uint8": "u1", "int8": "i1", "uint16": "u2", "int16": "i2", "uint32": "u4", "int32": "i4", "uint64": "u8",
           "int64": "i8", "float16": "f2", "bfloat16": "bf2", "float32": "f4", "float64": "f8"}
 _SIZED_BY = ("inclusive", "op", "descending", "k", "largest", "sorted")

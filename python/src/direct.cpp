@@ -1,6 +1,7 @@
 // parascan._core's direct calls: the common calls of the Python API made here whole, for a torch.Tensor
 // or a cupy.ndarray that is C-contiguous, of a supported type and on the current device, with the
-// default keywords or caller-given outputs of the same framework (out=; select's out= and count=). Reading the array (a few attribute lookups), the framework's current stream, the
+// default keywords or caller-given outputs of the same framework (out=; select's out= and count=).
+// Reading the array (a few attribute lookups), the framework's current stream, the
 // output allocated by the framework and the launch all happen in C++: after a synchronisation the
 // Python layer's wrapping, stream lookup and allocation took ~25 µs of host time, twice torch's whole
 // call at 2^20 (docs/performance.md entries 22 and 24). Anything else — NumPy, other frameworks,
