@@ -79,7 +79,8 @@ case "$mode" in
     done
     wait $pip_pid
     if [ -n "${PYTEST:-}" ]; then
-      (cd python/tests && timeout 200 python3 -m pytest -q -rs -p no:cacheprovider $PYTEST > $L/pytest.log 2>&1)
+      # eval: a quoted -k expression in $PYTEST stays one argument (PYTEST="test_x.py -k 'a or b'")
+      (cd python/tests && eval "timeout 200 python3 -m pytest -q -rs -p no:cacheprovider $PYTEST" > $L/pytest.log 2>&1)
       note "pytest $PYTEST rc=$? $(tail -1 $L/pytest.log)"
     fi
     for flag in ${PYBENCH:---batched}; do
