@@ -98,3 +98,44 @@ TEST(radix_bits, ping_pong_ends_in_the_output_and_never_aliases) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The temporary bytes a sort of n keys asks for (mode 0: keys; 1: pairs with V values; 2: argsort into
+/// V positions).
+template <class K, class V>
+std::size_t sort_bytes(std::int64_t n, int mode) {
+  std::size_t b = 0;
+  const sort_options o;
+  const cudaError_t e = mode == 0 ? radix_sort_keys<K>(nullptr, b, nullptr, nullptr, n, o)
+                        : radix_sort_pairs<K, V>(nullptr, b, nullptr, nullptr,
+                                                 mode == 1 ? reinterpret_cast<const V*>(alignof(V)) : nullptr, nullptr, n, o);
+  EXPECT_EQ(e, cudaSuccess) << n;
+  return b;
+}
+
+template <class K, class V>
+void sized_for_n_serves_fewer() {
+  const std::int64_t sizes[] = {0, 1, 2, 3, 100, 2047, 2048, 2049, 4095, 4096, 4097, 5000, 8192, 20000, 1 << 20};
+  for (int mode : {0, 1, 2}) {
+    if (mode == 2 && sizeof(V) < 4) continue;  // argsort positions are 4 or 8 bytes
+    for (std::int64_t n : sizes)
+      for (std::int64_t m : sizes)
+        if (m <= n)
+          EXPECT_GE((sort_bytes<K, V>(n, mode)), (sort_bytes<K, V>(m, mode)))
+              << sizeof(K) << "-byte keys, mode " << mode << ": sized for " << n << ", too little for " << m;
+  }
+}
+
+}  // namespace
+
+// A caller that sizes the temporary storage for n keys may sort fewer with it (the out-of-core sort's
+// last chunk does): small sorts go to the segmented sort's one-block tile (sorted_by_one_block) and
+// 0 or 1 keys to the Onesweep's copy, so the sizes must not shrink as n grows across those paths.
+TEST(radix_bits, temporary_storage_for_n_serves_every_smaller_n) {
+  sized_for_n_serves_fewer<std::uint32_t, std::uint32_t>();
+  sized_for_n_serves_fewer<std::uint32_t, std::uint64_t>();
+  sized_for_n_serves_fewer<std::uint64_t, std::uint32_t>();
+  sized_for_n_serves_fewer<std::uint8_t, std::uint32_t>();
+  sized_for_n_serves_fewer<std::uint16_t, std::uint16_t>();
+}

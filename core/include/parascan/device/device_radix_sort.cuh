@@ -310,6 +310,20 @@ bool sorted_by_one_block(std::int64_t n, const sort_options& o) {
          o.begin_bit >= 0 && o.begin_bit < end_bit && end_bit <= key_bits;
 }
 
+/// A sort the one block takes: `one` (the segmented sort's row) does it, and its size query answers the
+/// larger of `one`'s and `rest`'s (the Onesweep's) for the same n, so that storage sized for n also
+/// serves any smaller n a caller then sorts with it (the out-of-core sort's last chunk; 0 or 1 keys
+/// take the Onesweep's copy).
+template <class One, class Rest>
+cudaError_t one_block_or(void* d_temp, std::size_t& temp_bytes, One one, Rest rest) {
+  if (d_temp != nullptr) return one(d_temp, temp_bytes);
+  std::size_t one_bytes = 0, rest_bytes = 0;
+  cudaError_t e = one(nullptr, one_bytes);
+  if (e == cudaSuccess) e = rest(nullptr, rest_bytes);
+  temp_bytes = one_bytes > rest_bytes ? one_bytes : rest_bytes;
+  return e;
+}
+
 inline segmented_sort_options as_segmented(const sort_options& o) {
   segmented_sort_options s;
   s.begin_bit = o.begin_bit;
@@ -327,11 +341,18 @@ template <class Bits>
 cudaError_t radix_sort_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d_keys_in, Bits* d_keys_out,
                             std::int64_t n, key_kind kind, sort_options options, cudaStream_t stream) {
   using device::sort_detail::no_values;
-  if (device::sort_detail::sorted_by_one_block<Bits, no_values>(n, options))
-    return segmented_sort_bits<Bits>(d_temp, temp_bytes, d_keys_in, d_keys_out, n, segment_layout::rows(1, n), kind,
-                                     device::sort_detail::as_segmented(options), stream);
-  return device::sort_detail::sort<Bits, no_values>(d_temp, temp_bytes, d_keys_in, d_keys_out, nullptr, nullptr, n, kind,
-                                                    options, stream);
+  const auto rest = [&](void* t, std::size_t& b) {
+    return device::sort_detail::sort<Bits, no_values>(t, b, d_keys_in, d_keys_out, nullptr, nullptr, n, kind, options,
+                                                      stream);
+  };
+  if (device::sort_detail::sorted_by_one_block<Bits, no_values>(n, options)) {
+    const auto one = [&](void* t, std::size_t& b) {
+      return segmented_sort_bits<Bits>(t, b, d_keys_in, d_keys_out, n, segment_layout::rows(1, n), kind,
+                                       device::sort_detail::as_segmented(options), stream);
+    };
+    return device::sort_detail::one_block_or(d_temp, temp_bytes, one, rest);
+  }
+  return rest(d_temp, temp_bytes);
 }
 
 template <class Bits, class Value>
@@ -340,22 +361,27 @@ cudaError_t radix_sort_bits_pairs(void* d_temp, std::size_t& temp_bytes, const B
                                   sort_options options, cudaStream_t stream) {
   if (d_values_in == nullptr && sizeof(Value) < 8 && n > static_cast<std::int64_t>(UINT32_MAX)) return cudaErrorInvalidValue;
   if (d_values_in == nullptr && sizeof(Value) < 4) return cudaErrorInvalidValue;
+  const auto rest = [&](void* t, std::size_t& b) {
+    if constexpr (sizeof(Value) == 8) {
+      if (d_values_in == nullptr && n <= static_cast<std::int64_t>(UINT32_MAX) && options.algorithm == sort_algorithm::onesweep)
+        return device::sort_detail::argsort_through_4_bytes<Bits, Value>(t, b, d_keys_in, d_keys_out, d_values_out, n,
+                                                                        kind, options, stream);
+    }
+    return device::sort_detail::sort<Bits, Value>(t, b, d_keys_in, d_keys_out, d_values_in, d_values_out, n, kind,
+                                                  options, stream);
+  };
   if (device::sort_detail::sorted_by_one_block<Bits, Value>(n, options)) {
     if constexpr (sizeof(Value) == 4 || sizeof(Value) == 8) {
       using V = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
-      return segmented_sort_bits_pairs<Bits, V>(d_temp, temp_bytes, d_keys_in, d_keys_out,
-                                                reinterpret_cast<const V*>(d_values_in), reinterpret_cast<V*>(d_values_out),
-                                                n, segment_layout::rows(1, n), kind,
-                                                device::sort_detail::as_segmented(options), stream);
+      const auto one = [&](void* t, std::size_t& b) {
+        return segmented_sort_bits_pairs<Bits, V>(t, b, d_keys_in, d_keys_out, reinterpret_cast<const V*>(d_values_in),
+                                                  reinterpret_cast<V*>(d_values_out), n, segment_layout::rows(1, n), kind,
+                                                  device::sort_detail::as_segmented(options), stream);
+      };
+      return device::sort_detail::one_block_or(d_temp, temp_bytes, one, rest);
     }
   }
-  if constexpr (sizeof(Value) == 8) {
-    if (d_values_in == nullptr && n <= static_cast<std::int64_t>(UINT32_MAX) && options.algorithm == sort_algorithm::onesweep)
-      return device::sort_detail::argsort_through_4_bytes<Bits, Value>(d_temp, temp_bytes, d_keys_in, d_keys_out,
-                                                                      d_values_out, n, kind, options, stream);
-  }
-  return device::sort_detail::sort<Bits, Value>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
-                                                kind, options, stream);
+  return rest(d_temp, temp_bytes);
 }
 
 }  // namespace parascan
