@@ -26,9 +26,11 @@ namespace parascan::block {
 
 template <int Threads, int Items, class K>
 struct radix_sort {
-  static_assert(Threads % 32 == 0 && Threads <= 256 && 256 % Threads == 0, "Threads: 32 to 256, a power of two");
+  static_assert(Threads % 32 == 0 && Threads <= 1024 && (Threads & (Threads - 1)) == 0,
+                "Threads: 32 to 1024, a power of two");
   static constexpr int tile = Threads * Items, warps = Threads / 32, digits = 256;
-  static constexpr int digits_per_thread = digits / Threads;
+  /// Step 2's digits per thread; past 256 threads, threads 256 and up own none.
+  static constexpr int digits_per_thread = Threads < digits ? digits / Threads : 1;
 
   struct storage {
     union {
@@ -65,28 +67,33 @@ struct radix_sort {
       for (int j = 0; j < Items; ++j) atomicAdd(&s.u.warp_hist[warp][digit(key[j])], 1u);
       __syncthreads();
       // 2. Places: this thread's digits are [threadIdx.x · digits_per_thread, + digits_per_thread).
+      const bool owns = Threads <= digits || threadIdx.x < digits;
       unsigned count[digits_per_thread], mine = 0;
 #pragma unroll
       for (int k = 0; k < digits_per_thread; ++k) {
         const int d = threadIdx.x * digits_per_thread + k;
         unsigned c = 0;
+        if (owns) {
 #pragma unroll
-        for (int w = 0; w < warps; ++w) {
-          const unsigned t = s.u.warp_hist[w][d];
-          s.u.warp_hist[w][d] = c;
-          c += t;
+          for (int w = 0; w < warps; ++w) {
+            const unsigned t = s.u.warp_hist[w][d];
+            s.u.warp_hist[w][d] = c;
+            c += t;
+          }
         }
         count[k] = c;
         mine += c;
       }
       unsigned total;
       unsigned start = exclusive_sum<Threads>(mine, s.warp_totals, total);
+      if (owns) {
 #pragma unroll
-      for (int k = 0; k < digits_per_thread; ++k) {
-        const int d = threadIdx.x * digits_per_thread + k;
+        for (int k = 0; k < digits_per_thread; ++k) {
+          const int d = threadIdx.x * digits_per_thread + k;
 #pragma unroll
-        for (int w = 0; w < warps; ++w) s.u.warp_hist[w][d] += start;
-        start += count[k];
+          for (int w = 0; w < warps; ++w) s.u.warp_hist[w][d] += start;
+          start += count[k];
+        }
       }
       __syncthreads();
       // 3. Ranks.
