@@ -1,4 +1,4 @@
-// Experiment: the default single-pass scan (exclusive sums of u32, f32, u64 at 2^20, 2^24, 2^28) beside
+// Experiment: the default single-pass scan (exclusive sums of u32, f32, u64, f64 at 2^20, 2^22, 2^24, 2^28) beside
 // cub::DeviceScan::ExclusiveSum in the same process, outputs compared. An A/B harness like
 // ab_onesweep.cu: built against an older tree's headers it times that tree's look-back
 // (docs/ab-scan-h100.txt, performance.md entry 20). Inputs are 1 at every 64th item, so f32 sums stay
@@ -43,10 +43,11 @@ bool run(const char* name, const char* type, int lg) {
 int main(int argc, char** argv) {
   const char* name = argc > 1 ? argv[1] : "this tree";
   int wrong = 0;
-  for (int lg : {20, 24, 28}) {
+  for (int lg : {20, 22, 24, 28}) {
     wrong += !run<std::uint32_t>(name, "u32", lg);
     wrong += !run<float>(name, "f32", lg);
     wrong += !run<std::uint64_t>(name, "u64", lg);
+    wrong += !run<double>(name, "f64", lg);
   }
   return wrong ? 1 : 0;
 }

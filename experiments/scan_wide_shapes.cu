@@ -1,5 +1,7 @@
-// Experiment (not part of the build): the single-pass u64 exclusive sum at several tile shapes
-// (threads × items) beside cub::DeviceScan, 2^24 and 2^28, checked word for word against CUB.
+// Experiment: the single-pass u64 exclusive sum at several tile shapes (threads × items) beside
+// cub::DeviceScan (int and int64 counts, the faster divides) and the library's own call
+// (device::exclusive_scan: at small n one cooperative launch), at 2^20, 2^24 and 2^28 or the sizes
+// given (log2), checked word for word against CUB.
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/scan_wide_shapes.cu -o scan_wide_shapes
 #include <algorithm>
 #include <cstdio>
@@ -43,22 +45,47 @@ void shape(const T* in, T* out, const T* ref, std::int64_t n, float cub_ms) {
   CK(cudaFree(temp));
 }
 
-int main() {
-  for (int k : {24, 28}) {
+int main(int argc, char** argv) {
+  std::vector<int> logs;
+  for (int i = 1; i < argc; ++i) logs.push_back(std::atoi(argv[i]));
+  if (logs.empty()) logs = {20, 24, 28};
+  for (int k : logs) {
     const std::int64_t n = std::int64_t(1) << k;
     T *in, *out, *ref;
     CK(cudaMalloc(&in, n * sizeof(T)));
     CK(cudaMalloc(&out, n * sizeof(T)));
     CK(cudaMalloc(&ref, n * sizeof(T)));
     fill<<<1024, 256>>>(in, n);
-    std::size_t bytes = 0;
-    cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, ref, n);
+    std::size_t bytes = 0, bytes32 = 0;
+    CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, ref, n));
+    CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes32, in, ref, static_cast<int>(n)));
     void* temp;
-    CK(cudaMalloc(&temp, bytes));
-    const float cub_ms = median_ms({15}, [&] { cub::DeviceScan::ExclusiveSum(temp, bytes, in, ref, n); });
+    CK(cudaMalloc(&temp, std::max(bytes, bytes32)));
+    const float cub64 = median_ms({15}, [&] { CK(cub::DeviceScan::ExclusiveSum(temp, bytes, in, ref, n)); });
+    const float cub32 = median_ms({15}, [&] { CK(cub::DeviceScan::ExclusiveSum(temp, bytes32, in, ref, static_cast<int>(n))); });
+    const float cub_ms = std::min(cub64, cub32);
     const float copy = median_ms({15}, [&] { CK(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
-    std::printf("2^%d u64: CUB %.4f ms, copy %.4f ms (CUB at %.0f%% of copy)\n", k, cub_ms, copy, 100 * copy / cub_ms);
+    std::printf("2^%d u64: CUB %.4f ms (int %.4f, int64 %.4f), copy %.4f ms (CUB at %.0f%% of copy)\n", k, cub_ms, cub32,
+                cub64, copy, 100 * copy / cub_ms);
+    {
+      std::size_t ours_bytes = 0;
+      CK(exclusive_scan(nullptr, ours_bytes, in, out, n, sum{}, T(0), 0, scan_options{}));
+      void* ours_temp;
+      CK(cudaMalloc(&ours_temp, std::max<std::size_t>(ours_bytes, 1)));
+      const auto call = [&] { CK(exclusive_scan(ours_temp, ours_bytes, in, out, n, sum{}, T(0), 0, scan_options{})); };
+      const float ms = median_ms({15}, call);
+      CK(cudaMemset(out, 0x5a, n * sizeof(T)));
+      call();
+      std::vector<T> a(n), b(n);
+      CK(cudaMemcpy(a.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
+      CK(cudaMemcpy(b.data(), ref, n * sizeof(T), cudaMemcpyDeviceToHost));
+      std::printf("  library exclusive_scan: %.4f ms  %.2fx CUB  %s\n", ms, cub_ms / ms, a == b ? "ok" : "WRONG");
+      CK(cudaFree(ours_temp));
+    }
     shape<256, 8>(in, out, ref, n, cub_ms);
+    shape<256, 12>(in, out, ref, n, cub_ms);
+    shape<384, 12>(in, out, ref, n, cub_ms);
+    shape<512, 8>(in, out, ref, n, cub_ms);
     shape<256, 16>(in, out, ref, n, cub_ms);
     shape<256, 20>(in, out, ref, n, cub_ms);
     shape<128, 32>(in, out, ref, n, cub_ms);

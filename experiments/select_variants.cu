@@ -261,6 +261,12 @@ int main(int argc, char** argv) {
   run_variant<384, 16, true, 1, true, 0, 1150, 76>("384x16 2ph 1150/76", cub_ms);
   run_variant<512, 16, false, 1, true, 0, 1150, 76>("512x16 1150/76", cub_ms);
   run_variant<512, 12, false, 1, true, 0, 1150, 76>("512x12 1150/76", cub_ms);
+  // Narrower blocks (stop 44: 128 × 32 won for 8-byte scans, seven blocks an SM against five)
+  run_variant<128, 16, false, 1, true, 0, 1150, 76>("128x16 1150/76", cub_ms);
+  run_variant<128, 24, false, 1, true, 0, 1150, 76>("128x24 1150/76", cub_ms);
+  run_variant<128, 32, false, 1, true, 0, 1150, 76>("128x32 1150/76", cub_ms);
+  run_variant<192, 16, false, 1, true, 0, 1150, 76>("192x16 1150/76", cub_ms);
+  run_variant<256, 16, false, 1, true, 0, 1150, 76>("256x16 1150/76", cub_ms);
   run_variant<384, 16, false, 1, true, 0, 1150, 76, true>("384x16 stats 1150/76", cub_ms);
   run_variant<384, 16, false, 1, true, 0, 1150, 76>("384x16 1150/76 again", cub_ms);
   return 0;

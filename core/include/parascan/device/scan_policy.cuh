@@ -5,6 +5,7 @@
 // Measured choices are logged in docs/performance.md.
 #pragma once
 #include <cstddef>
+#include <type_traits>
 
 namespace parascan::device {
 
@@ -28,8 +29,14 @@ struct scan_policy_t {
 /// as fast (0.850 ms) but needs twice the tiles' look-back.
 /// For 8-byte accumulators 256 × 20 (experiments/scan_wide_shapes.cu, entry 16: u64 at 2^28 1.88 ms,
 /// 0.84× CUB) beat 256 × 8 (2.47 ms, 0.64×) and 256 × 16 (1.99 ms); 40 KB of shared memory per tile.
+/// For 8-byte numbers (u64, i64, f64 sums) 128 × 32 beat it at every size (the same experiment, entry
+/// 44, H100: 2^22 0.0420 against 0.0450 ms, 2^24 0.1155 against 0.1212, 2^28 1.526 against 1.565); 8-byte
+/// structures (a 4-byte value and its segment flag) keep 256 × 20, where it was not measured.
 template <class Acc>
-using scan_policy = scan_policy_t<256, (sizeof(Acc) <= 4 ? 32 : sizeof(Acc) <= 8 ? 20 : 4), 2000, 100>;
+constexpr bool scan_narrow_block = sizeof(Acc) == 8 && std::is_arithmetic_v<Acc>;
+template <class Acc>
+using scan_policy = scan_policy_t<(scan_narrow_block<Acc> ? 128 : 256),
+                                  (sizeof(Acc) <= 4 ? 32 : scan_narrow_block<Acc> ? 32 : sizeof(Acc) <= 8 ? 20 : 4), 2000, 100>;
 
 /// Single-pass selection keeps values in registers and needs no shared-memory tile. 384 × 16 with a
 /// 1.15 µs initial sleep was the fastest of the measured shapes for 4-byte values (u32 at 2^28:
