@@ -1,5 +1,7 @@
-// Experiment (not part of the build): variants of the single-pass select kernel beside CUB, u32, 50% kept.
+// Experiment: variants of the single-pass select kernel beside CUB, u32 (or u64 built with
+// -DSELECT_U64), keeping x below a threshold: half the items, or the fraction in $KEEP (e.g. KEEP=0.1).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/select_variants.cu
+//   select_variants [log2 n] [scan]     (the scan sweep: u32 builds only)
 #include <cub/device/device_select.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cstdio>
@@ -11,9 +13,17 @@
 using namespace parascan;
 using namespace parascan::device;
 
+#ifdef SELECT_U64
+using elem = std::uint64_t;
+#else
+using elem = std::uint32_t;
+#endif
+/// Keeps x < threshold (set from $KEEP in main; half by default).
 struct half_rule {
-  __host__ __device__ bool operator()(std::uint32_t x) const { return x < 0x80000000u; }
+  elem threshold = elem(1) << (8 * sizeof(elem) - 1);
+  __host__ __device__ bool operator()(elem x) const { return x < threshold; }
 };
+half_rule g_rule;
 
 __device__ unsigned long long g_stats[4];  // look-back ns, polls, windows, tiles
 /// The scan's window (scan_kernels.cuh) counting its polls and windows.
@@ -49,9 +59,9 @@ __device__ std::uint32_t look_back_sleep(const tile_status<std::uint32_t>& statu
 // TwoPhase: kept items are compacted into shared memory, then the tile writes its run coalesced.
 template <int Threads, int Rows, bool TwoPhase, int MinBlocks, bool DynamicId = true, int Ablation = 0, int InitialNs = -1, int PollNs = 0, bool Stats = false>
 __global__ void __launch_bounds__(Threads, MinBlocks)
-    variant_kernel(const std::uint32_t* in, std::uint32_t* out, std::int64_t n, std::int64_t* count_out,
-                   tile_status<std::uint32_t> status, unsigned long long* tile_counter) {
-  using V = std::uint32_t;
+    variant_kernel(const elem* in, elem* out, std::int64_t n, std::int64_t* count_out,
+                   tile_status<std::uint32_t> status, unsigned long long* tile_counter, half_rule keep) {
+  using V = elem;
   using Offset = std::uint32_t;
   constexpr int threads = Threads, rows = Rows, tile_items = Threads * Rows;
   constexpr int warps = threads / 32, segments = rows * warps;
@@ -62,7 +72,6 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   __shared__ Offset tile_prefix;
   __shared__ std::int64_t tile_id;
   __shared__ V staged[TwoPhase ? tile_items : 1];
-  half_rule keep;
   if constexpr (DynamicId) {
     if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
     __syncthreads();
@@ -129,17 +138,17 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     *count_out = static_cast<std::int64_t>(prefix) + static_cast<std::int64_t>(aggregate);
 }
 
-__global__ void fill(std::uint32_t* p, std::int64_t n) {
+__global__ void fill(elem* p, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < n; i += (std::int64_t)gridDim.x * blockDim.x) {
     std::uint64_t z = (std::uint64_t)i * 0x9E3779B97F4A7C15ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    p[i] = (std::uint32_t)(z ^ (z >> 31));
+    p[i] = (elem)(z ^ (z >> 31));
   }
 }
 
 std::int64_t g_n;
-std::uint32_t *g_in, *g_out, *g_ref;
+elem *g_in, *g_out, *g_ref;
 std::int64_t* g_count;
 void* g_temp;
 std::int64_t g_ref_count;
@@ -155,19 +164,19 @@ void run_variant(const char* name, float cub_ms) {
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, Threads, 0));
   auto go = [&] {
     CK(storage.init(tiles, 0, false));
-    k<<<(unsigned)tiles, Threads>>>(g_in, g_out, g_n, g_count, storage.status, storage.counter);
+    k<<<(unsigned)tiles, Threads>>>(g_in, g_out, g_n, g_count, storage.status, storage.counter, g_rule);
   };
-  CK(cudaMemset(g_out, 0xAB, g_n * 4));
+  CK(cudaMemset(g_out, 0xAB, g_n * sizeof(elem)));
   go();
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
   std::int64_t c = -1;
   CK(cudaMemcpy(&c, g_count, 8, cudaMemcpyDeviceToHost));
-  std::vector<std::uint32_t> a(c > 0 ? c : 0), b(c > 0 ? c : 0);
+  std::vector<elem> a(c > 0 ? c : 0), b(c > 0 ? c : 0);
   bool ok = c == g_ref_count;
   if (ok) {
-    CK(cudaMemcpy(a.data(), g_out, c * 4, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(b.data(), g_ref, c * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(a.data(), g_out, c * sizeof(elem), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(b.data(), g_ref, c * sizeof(elem), cudaMemcpyDeviceToHost));
     ok = a == b;
   }
   unsigned long long zero[4] = {0, 0, 0, 0}, st[4];
@@ -179,6 +188,7 @@ void run_variant(const char* name, float cub_ms) {
               Ablation ? "(ablation)" : ok ? "ok" : "WRONG");
 }
 
+#ifndef SELECT_U64
 template <int Threads, int Items, int I, int P>
 void run_scan(const char* name, float cub_ms) {
   using pol = scan_policy_t<Threads, Items, I, P>;
@@ -193,40 +203,46 @@ void run_scan(const char* name, float cub_ms) {
     k<<<(unsigned)tiles, Threads>>>(pointer_loader<std::uint32_t, std::uint32_t>{g_in}, pointer_storer<std::uint32_t>{g_out},
                                     g_n, sum{}, scan_mode<std::uint32_t>{true, false, 0u}, nullptr, nullptr, storage.status, storage.counter);
   };
-  CK(cudaMemset(g_out, 0xAB, g_n * 4));
+  CK(cudaMemset(g_out, 0xAB, g_n * sizeof(elem)));
   go();
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
   std::vector<std::uint32_t> a(g_n), b(g_n);
-  CK(cudaMemcpy(a.data(), g_out, g_n * 4, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(b.data(), g_ref, g_n * 4, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(a.data(), g_out, g_n * sizeof(elem), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(b.data(), g_ref, g_n * sizeof(elem), cudaMemcpyDeviceToHost));
   const float ms = median_ms({20, 2}, go);
   std::printf("scan %-23s occ %d blk/SM  %8.4f ms  ratio %.3f  %s\n", name, blocks, ms, cub_ms / ms, a == b ? "ok" : "WRONG");
 }
+#endif
 
 int main(int argc, char** argv) {
   const int log_n = argc > 1 ? std::atoi(argv[1]) : 28;
   g_n = std::int64_t(1) << log_n;
-  CK(cudaMalloc(&g_in, g_n * 4));
-  CK(cudaMalloc(&g_out, g_n * 4));
-  CK(cudaMalloc(&g_ref, g_n * 4));
+  if (const char* keep = std::getenv("KEEP")) {
+    const double f = std::atof(keep);
+    g_rule.threshold = static_cast<elem>(f * 2.0 * static_cast<double>(elem(1) << (8 * sizeof(elem) - 1)));
+  }
+  CK(cudaMalloc(&g_in, g_n * sizeof(elem)));
+  CK(cudaMalloc(&g_out, g_n * sizeof(elem)));
+  CK(cudaMalloc(&g_ref, g_n * sizeof(elem)));
   CK(cudaMalloc(&g_count, 8));
   CK(cudaMalloc(&g_temp, 64 << 20));
   fill<<<1024, 256>>>(g_in, g_n);
   CK(cudaDeviceSynchronize());
   std::size_t cub_bytes = 0;
-  CK(cub::DeviceSelect::If(nullptr, cub_bytes, g_in, g_ref, g_count, g_n, half_rule{}));
+  CK(cub::DeviceSelect::If(nullptr, cub_bytes, g_in, g_ref, g_count, g_n, g_rule));
   void* cub_temp;
   CK(cudaMalloc(&cub_temp, cub_bytes));
-  auto cub_go = [&] { CK(cub::DeviceSelect::If(cub_temp, cub_bytes, g_in, g_ref, g_count, g_n, half_rule{})); };
+  auto cub_go = [&] { CK(cub::DeviceSelect::If(cub_temp, cub_bytes, g_in, g_ref, g_count, g_n, g_rule)); };
   cub_go();
   CK(cudaDeviceSynchronize());
   CK(cudaMemcpy(&g_ref_count, g_count, 8, cudaMemcpyDeviceToHost));
   const float cub_ms = median_ms({20, 2}, cub_go);
-  const float copy_ms = median_ms({20, 2}, [&] { CK(cudaMemcpyAsync(g_out, g_in, g_n * 4, cudaMemcpyDeviceToDevice)); });
+  const float copy_ms = median_ms({20, 2}, [&] { CK(cudaMemcpyAsync(g_out, g_in, g_n * sizeof(elem), cudaMemcpyDeviceToDevice)); });
   std::printf("n=2^%d kept %lld  CUB %.4f ms  copy %.4f ms (%.0f GB/s)\n", log_n, (long long)g_ref_count, cub_ms,
-              copy_ms, 2.0 * g_n * 4 / copy_ms / 1e6);
-  if (argc > 2) {  // scan sweep
+              copy_ms, 2.0 * g_n * sizeof(elem) / copy_ms / 1e6);
+  if (sizeof(elem) == 4 && argc > 2) {  // scan sweep (u32 builds)
+#ifndef SELECT_U64
     std::size_t sb = 0;
     CK(cub::DeviceScan::ExclusiveSum(nullptr, sb, g_in, g_ref, g_n));
     void* st;
@@ -246,8 +262,23 @@ int main(int argc, char** argv) {
     run_scan<128, 16, 1000, 76>("128x16 1000/76", cub_scan);
     run_scan<256, 12, 1000, 76>("256x12 1000/76", cub_scan);
     run_scan<256, 16, 0, 0>("256x16 0/0 again", cub_scan);
+#endif
     return 0;
   }
+#ifdef SELECT_U64
+  // 8-byte values: the library's 384 × 8 beside other shapes (stop 44)
+  run_variant<384, 8, false, 1, true, 0, 1150, 76>("384x8 1150/76", cub_ms);
+  run_variant<384, 12, false, 1, true, 0, 1150, 76>("384x12 1150/76", cub_ms);
+  run_variant<256, 8, false, 1, true, 0, 1150, 76>("256x8 1150/76", cub_ms);
+  run_variant<256, 12, false, 1, true, 0, 1150, 76>("256x12 1150/76", cub_ms);
+  run_variant<256, 16, false, 1, true, 0, 1150, 76>("256x16 1150/76", cub_ms);
+  run_variant<128, 16, false, 1, true, 0, 1150, 76>("128x16 1150/76", cub_ms);
+  run_variant<128, 24, false, 1, true, 0, 1150, 76>("128x24 1150/76", cub_ms);
+  run_variant<512, 8, false, 1, true, 0, 1150, 76>("512x8 1150/76", cub_ms);
+  run_variant<384, 8, true, 1, true, 0, 1150, 76>("384x8 2ph 1150/76", cub_ms);
+  run_variant<256, 16, false, 1, false, 0, 1150, 76>("256x16 blockIdx 1150/76", cub_ms);
+  run_variant<384, 8, false, 1, true, 0, 1150, 76>("384x8 1150/76 again", cub_ms);
+#else
   run_variant<256, 32, false, 1>("256x32 direct", cub_ms);
   run_variant<256, 32, false, 1, true, 0, 1150, 76>("256x32 1150/76", cub_ms);
   run_variant<256, 32, false, 1, true, 0, 1500, 76>("256x32 1500/76", cub_ms);
@@ -267,7 +298,9 @@ int main(int argc, char** argv) {
   run_variant<128, 32, false, 1, true, 0, 1150, 76>("128x32 1150/76", cub_ms);
   run_variant<192, 16, false, 1, true, 0, 1150, 76>("192x16 1150/76", cub_ms);
   run_variant<256, 16, false, 1, true, 0, 1150, 76>("256x16 1150/76", cub_ms);
+  run_variant<384, 16, false, 1, false, 0, 1150, 76>("384x16 blockIdx 1150/76", cub_ms);  // tile = blockIdx.x (CUB's way)
   run_variant<384, 16, false, 1, true, 0, 1150, 76, true>("384x16 stats 1150/76", cub_ms);
   run_variant<384, 16, false, 1, true, 0, 1150, 76>("384x16 1150/76 again", cub_ms);
+#endif
   return 0;
 }

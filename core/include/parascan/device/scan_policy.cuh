@@ -40,9 +40,11 @@ using scan_policy = scan_policy_t<(scan_narrow_block<Acc> ? 128 : 256),
 
 /// Single-pass selection keeps values in registers and needs no shared-memory tile. 384 × 16 with a
 /// 1.15 µs initial sleep was the fastest of the measured shapes for 4-byte values (u32 at 2^28:
-/// 0.759 ms, against 1.012 for 256 × 32 without delays). Rows × warps must not exceed the threads.
+/// 0.759 ms, against 1.012 for 256 × 32 without delays). For 8-byte values 256 × 16 beat 384 × 8
+/// (experiments/select_variants.cu -DSELECT_U64, entry 44: 2^28 10% kept 1.017 against 1.15 ms,
+/// 50% 1.314 against 1.38; 2^24 4–8% faster). Rows × warps must not exceed the threads.
 template <class V>
-using select_policy = scan_policy_t<384, (sizeof(V) <= 4 ? 16 : 8), 1150, 76>;
+using select_policy = scan_policy_t<(sizeof(V) <= 4 ? 384 : 256), 16, 1150, 76>;
 
 /// Threads of the small helper kernels (status initialisation).
 inline constexpr int helper_threads = 256;

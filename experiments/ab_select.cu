@@ -1,0 +1,88 @@
+// Experiment: the library's select_if (u32 and u64, 10% and 50% kept, 2^20 / 2^24 / 2^28) beside
+// cub::DeviceSelect::If in the same process (int64 count), outputs and counts compared. An A/B harness
+// like ab_scan.cu: built against an older tree's headers it times that tree's select, so that two
+// builds run one after the other on one machine compare tile policies (performance.md entry 44).
+//   ab_select [label]     exit 1 on a mismatch
+#include <cub/device/device_select.cuh>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+#include "experiment_timing.cuh"
+#include "parascan/device/device_select.cuh"
+
+namespace {
+
+template <class T>
+struct below {
+  T threshold;
+  __host__ __device__ bool operator()(T x) const { return x < threshold; }
+};
+
+template <class T>
+__global__ void fill(T* p, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < n; i += (std::int64_t)gridDim.x * blockDim.x) {
+    std::uint64_t z = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    p[i] = static_cast<T>(z ^ (z >> 31));
+  }
+}
+
+template <class T>
+bool run(const char* label, const char* type, int lg, double keep) {
+  const std::int64_t n = std::int64_t(1) << lg;
+  const below<T> rule{static_cast<T>(keep * 2.0 * static_cast<double>(T(1) << (8 * sizeof(T) - 1)))};
+  T *in, *out, *ref;
+  std::int64_t *count, *ref_count;
+  CK(cudaMalloc(&in, n * sizeof(T)));
+  CK(cudaMalloc(&out, n * sizeof(T)));
+  CK(cudaMalloc(&ref, n * sizeof(T)));
+  CK(cudaMalloc(&count, 8));
+  CK(cudaMalloc(&ref_count, 8));
+  fill<<<1024, 256>>>(in, n);
+  std::size_t tb = 0, cb = 0;
+  CK(parascan::select_if(nullptr, tb, in, out, count, n, rule));
+  CK(cub::DeviceSelect::If(nullptr, cb, in, ref, ref_count, n, rule));
+  void *t, *ct;
+  CK(cudaMalloc(&t, tb));
+  CK(cudaMalloc(&ct, cb));
+  timing_options o;
+  o.reps = 30;
+  o.hold_us = 50;
+  float ours = 0, cub = 0;
+  for (int r = 0; r < 2; ++r) {
+    ours = median_ms(o, [&] { CK(parascan::select_if(t, tb, in, out, count, n, rule)); });
+    cub = median_ms(o, [&] { CK(cub::DeviceSelect::If(ct, cb, in, ref, ref_count, n, rule)); });
+  }
+  CK(cudaMemset(out, 0xab, n * sizeof(T)));
+  CK(parascan::select_if(t, tb, in, out, count, n, rule));
+  CK(cudaDeviceSynchronize());
+  std::int64_t c = -1, rc = -2;
+  CK(cudaMemcpy(&c, count, 8, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(&rc, ref_count, 8, cudaMemcpyDeviceToHost));
+  bool ok = c == rc;
+  if (ok) {
+    std::vector<T> a(c), b(c);
+    CK(cudaMemcpy(a.data(), out, c * sizeof(T), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(b.data(), ref, c * sizeof(T), cudaMemcpyDeviceToHost));
+    ok = a == b;
+  }
+  std::printf("%s select %s 2^%d keep %2.0f%% ours %.4f ms CUB %.4f ms ratio %.3f %s\n", label, type, lg, 100 * keep, ours, cub,
+              cub / ours, ok ? "ok" : "MISMATCH");
+  CK(cudaFree(in)); CK(cudaFree(out)); CK(cudaFree(ref)); CK(cudaFree(count)); CK(cudaFree(ref_count));
+  CK(cudaFree(t)); CK(cudaFree(ct));
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* label = argc > 1 ? argv[1] : "this tree";
+  int wrong = 0;
+  for (int lg : {20, 24, 28})
+    for (double keep : {0.1, 0.5}) {
+      wrong += !run<std::uint32_t>(label, "u32", lg, keep);
+      wrong += !run<std::uint64_t>(label, "u64", lg, keep);
+    }
+  return wrong ? 1 : 0;
+}
