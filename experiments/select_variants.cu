@@ -1,7 +1,7 @@
 // Experiment: variants of the single-pass select kernel beside CUB, u32 (or u64 built with
 // -DSELECT_U64), keeping x below a threshold: half the items, or the fraction in $KEEP (e.g. KEEP=0.1).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/select_variants.cu
-//   select_variants [log2 n] [scan]     (the scan sweep: u32 builds only)
+//   select_variants [log2 n] [scan]     (the scan sweep: u32 builds only); exit 1 on a wrong output
 #include <cub/device/device_select.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cstdio>
@@ -152,6 +152,7 @@ elem *g_in, *g_out, *g_ref;
 std::int64_t* g_count;
 void* g_temp;
 std::int64_t g_ref_count;
+bool g_all_ok = true;  // every checked output equal to CUB's (the exit status)
 
 template <int Threads, int Rows, bool TwoPhase, int MinBlocks, bool DynamicId = true, int Ablation = 0, int InitialNs = -1, int PollNs = 0, bool Stats = false>
 void run_variant(const char* name, float cub_ms) {
@@ -184,6 +185,7 @@ void run_variant(const char* name, float cub_ms) {
   const float ms = median_ms({20, 2}, go);
   CK(cudaMemcpyFromSymbol(st, g_stats, sizeof st));
   if (Stats && st[3]) std::printf("    look-back: %.0f ns/tile, %.2f polls/tile, %.2f windows/tile\n", double(st[0]) / st[3], double(st[1]) / st[3], double(st[2]) / st[3]);
+  g_all_ok = g_all_ok && (Ablation != 0 || ok);
   std::printf("%-28s regs %3d occ %d blk/SM  %8.4f ms  ratio %.3f  %s\n", name, attr.numRegs, blocks, ms, cub_ms / ms,
               Ablation ? "(ablation)" : ok ? "ok" : "WRONG");
 }
@@ -211,6 +213,7 @@ void run_scan(const char* name, float cub_ms) {
   CK(cudaMemcpy(a.data(), g_out, g_n * sizeof(elem), cudaMemcpyDeviceToHost));
   CK(cudaMemcpy(b.data(), g_ref, g_n * sizeof(elem), cudaMemcpyDeviceToHost));
   const float ms = median_ms({20, 2}, go);
+  g_all_ok = g_all_ok && a == b;
   std::printf("scan %-23s occ %d blk/SM  %8.4f ms  ratio %.3f  %s\n", name, blocks, ms, cub_ms / ms, a == b ? "ok" : "WRONG");
 }
 #endif
@@ -263,7 +266,7 @@ int main(int argc, char** argv) {
     run_scan<256, 12, 1000, 76>("256x12 1000/76", cub_scan);
     run_scan<256, 16, 0, 0>("256x16 0/0 again", cub_scan);
 #endif
-    return 0;
+    return g_all_ok ? 0 : 1;
   }
 #ifdef SELECT_U64
   // 8-byte values: the library's 384 × 8 beside other shapes (stop 44)
@@ -302,5 +305,5 @@ int main(int argc, char** argv) {
   run_variant<384, 16, false, 1, true, 0, 1150, 76, true>("384x16 stats 1150/76", cub_ms);
   run_variant<384, 16, false, 1, true, 0, 1150, 76>("384x16 1150/76 again", cub_ms);
 #endif
-  return 0;
+  return g_all_ok ? 0 : 1;
 }
