@@ -6,6 +6,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cstdio>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 #include "parascan/device/device_scan.cuh"
 #include "experiment_timing.cuh"
@@ -42,8 +43,11 @@ bool run(const char* name, const char* type, int lg) {
 
 int main(int argc, char** argv) {
   const char* name = argc > 1 ? argv[1] : "this tree";
+  std::vector<int> sizes;  // log2 sizes after the name; 20 22 24 28 by default
+  for (int i = 2; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  if (sizes.empty()) sizes = {20, 22, 24, 28};
   int wrong = 0;
-  for (int lg : {20, 22, 24, 28}) {
+  for (int lg : sizes) {
     wrong += !run<std::uint32_t>(name, "u32", lg);
     wrong += !run<float>(name, "f32", lg);
     wrong += !run<std::uint64_t>(name, "u64", lg);

@@ -37,6 +37,8 @@ using namespace parascan::device::onesweep;
 using parascan::device::align_up;
 using parascan::device::sort_detail::no_values;
 
+int g_wrong = 0;  // outputs that differed from CUB's: the exit status is 1 if any did
+
 enum class dist { uniform, few, sorted, equal };
 const char* dist_name[] = {"uniform", "few", "sorted", "equal"};
 
@@ -104,6 +106,7 @@ struct bench {
   float cub_ms(bool pairs) { return cub_timer.ms(in, ref, vin, vref, n, pairs, {10, 2, 50}); }
   // One result line: time, ratio to CUB, and whether the output equalled CUB's.
   static void report(const char* name, float ms, float cub, long long bad) {
+    g_wrong += bad != 0;
     std::printf("  %-22s %8.4f ms  %6.3fx CUB  %s\n", name, ms, cub / ms, bad ? "WRONG" : "ok");
   }
   // mode 0 keys, 1 pairs (u32 values = iota), 2 argsort
@@ -344,7 +347,9 @@ void sorted_spread(std::int64_t n, int rounds) {
       std::printf("  ours ");
       spread([&] { CK((run<P, std::uint32_t>(t, io, n, ps, 0, false))); });
       CK(cudaDeviceSynchronize());
-      std::printf("  %s\n", mismatches(b.out, b.ref, n * sizeof(K)) ? "WRONG" : "ok");
+      const bool bad = mismatches(b.out, b.ref, n * sizeof(K)) != 0;
+      g_wrong += bad;
+      std::printf("  %s\n", bad ? "WRONG" : "ok");
     }
     CK(cudaFree(t));
     CK(cudaFree(ct));
@@ -413,6 +418,7 @@ void layout_sweep(std::int64_t n) {
       bad_other += bad;
     }
     const bool ok = bad_pairs == 0;
+    g_wrong += !ok || bad_other != 0;
     const float ck = median_ms({10, 2, 500}, cub_k), ok_ms = median_ms({10, 2, 500}, our_k);
     const float cp = median_ms({10, 2, 500}, cub_p), op = median_ms({10, 2, 500}, our_p);
     const float opp = median_ms({10, 2, 500}, our_pp), oa = median_ms({10, 2, 500}, our_a), opa = median_ms({10, 2, 500}, our_pa);
@@ -434,26 +440,26 @@ int main(int argc, char** argv) {
   // a profiler, u32 uniform keys / pairs, CUB then the default tile only.
   if (which == 9) {
     layout_sweep(n);
-    return 0;
+    return g_wrong ? 1 : 0;
   }
   if (which == 6) {  // 4-byte keys, uniform and sorted: the spread of CUB's and our times
     sorted_spread<float>(n, 12);
     sorted_spread<std::uint32_t>(n, 4);
-    return 0;
+    return g_wrong ? 1 : 0;
   }
   if (which == 5) {  // u32 and f32 keys, pairs and argsort at small n: smaller tiles
     sweep<std::uint32_t>(n, "u32", false, which);
     sweep<float>(n, "f32", false, which);
-    return 0;
+    return g_wrong ? 1 : 0;
   }
   if (which == 4 || which == 7) {  // u32 keys, pairs and argsort: run() against the library's entry (bench's path)
     sweep<std::uint32_t>(n, "u32", false, which);
-    return 0;
+    return g_wrong ? 1 : 0;
   }
   if (which == 3) {  // keys of 4 bytes: the look-back one word at a time and two at once, twice each
     sweep<std::uint32_t>(n, "u32", false, which);
     sweep<float>(n, "f32", false, which);
-    return 0;
+    return g_wrong ? 1 : 0;
   }
   if (which == 2 || which < 0) {
     sweep<std::uint32_t>(n, "u32", false, which);
@@ -461,12 +467,12 @@ int main(int argc, char** argv) {
       sweep<std::uint64_t>(n, "u64", false, which);
       sweep<float>(n, "f32", false, 0);
     }
-    return 0;
+    return g_wrong ? 1 : 0;
   }
   sweep<std::uint32_t>(n, "u32", true, which);
   sweep<float>(n, "f32", false, 0);
   sweep<std::uint64_t>(n, "u64", true, which);
   sweep<std::uint32_t>(std::int64_t(1) << 24, "u32", false, 0);
   sweep<std::uint32_t>(std::int64_t(1) << 20, "u32", false, 0);
-  return 0;
+  return g_wrong ? 1 : 0;
 }

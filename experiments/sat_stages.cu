@@ -15,6 +15,25 @@ using namespace parascan::device::sat_detail;
 
 int g_reps = 20;
 
+// Cells of the device table (`shift` 1: padded, a zero first row and column) that differ from the
+// CPU's summed-area table of the image (u32 sums, wrapping as the device's do).
+long long table_mismatches(const std::vector<std::uint8_t>& img, const std::uint32_t* d_table, std::int64_t side, int shift) {
+  const std::int64_t w = side + shift;
+  std::vector<std::uint32_t> got(w * w), above(side, 0);
+  CK(cudaMemcpy(got.data(), d_table, got.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  long long bad = 0;
+  for (std::int64_t x = 0; x < w && shift; ++x) bad += got[x] != 0 || got[x * w] != 0;
+  for (std::int64_t y = 0; y < side; ++y) {
+    std::uint32_t run = 0;
+    for (std::int64_t x = 0; x < side; ++x) {
+      run += img[y * side + x];
+      above[x] += run;
+      bad += got[(y + shift) * w + x + shift] != above[x];
+    }
+  }
+  return bad;
+}
+
 int main(int argc, char** argv) {
   const std::int64_t side = argc > 1 ? std::atoll(argv[1]) : 8192;
   if (argc > 2) g_reps = std::atoi(argv[2]);  // 0 under ncu: each kernel once
@@ -27,12 +46,13 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&img, side * side));
   CK(cudaMalloc(&table, cells * sizeof(Acc)));
   CK(cudaMalloc(&scratch, cells * sizeof(Acc)));
+  std::vector<std::uint8_t> h(side * side);
   {
-    std::vector<std::uint8_t> h(side * side);
     unsigned x = 12345;
     for (auto& v : h) v = static_cast<std::uint8_t>((x = x * 1664525u + 1013904223u) >> 24);
     CK(cudaMemcpy(img, h.data(), h.size(), cudaMemcpyHostToDevice));
   }
+  int wrong = 0;  // tables that differed from the CPU's: the exit status is 1 if any did
   const float copy = median_ms({g_reps}, [&] { CK(cudaMemcpyAsync(scratch, table, side * side * sizeof(Acc), cudaMemcpyDeviceToDevice)); });
   std::printf("copy of the table bytes: %.4f ms = %.0f GB/s\n", copy, 2.0 * side * side * sizeof(Acc) / copy / 1e6);
   std::size_t bytes = 0;
@@ -132,7 +152,10 @@ int main(int argc, char** argv) {
     std::printf("%s: 10 tables back to back, each %.4f ms = %.1f%% of copy\n", shift ? "padded" : "inclusive", back_to_back,
                 100.0 * floor_copy / back_to_back);
     std::printf("%s single-pass whole %.4f ms = %.1f%% of copy\n", shift ? "padded" : "inclusive", whole, 100.0 * floor_copy / whole);
+    const long long bad = table_mismatches(h, table, side, shift);
+    wrong += bad != 0;
+    std::printf("%s table against the CPU's: %s (%lld cells differ)\n", shift ? "padded" : "inclusive", bad ? "WRONG" : "ok", bad);
     CK(cudaFree(sp_temp));
   }
-  return 0;
+  return wrong ? 1 : 0;
 }

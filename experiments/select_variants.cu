@@ -1,12 +1,14 @@
 // Experiment: variants of the single-pass select kernel beside CUB, u32 (or u64 built with
 // -DSELECT_U64), keeping x below a threshold: half the items, or the fraction in $KEEP (e.g. KEEP=0.1).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include experiments/select_variants.cu
-//   select_variants [log2 n] [scan]     (the scan sweep: u32 builds only); exit 1 on a wrong output
+//   select_variants [log2 n] [scan | delays]  (scan: the scan sweep, u32 builds only; delays: the look-back's
+//   sleeps at the library's shape, tile = blockIdx.x); exit 1 on a wrong output
 #include <cub/device/device_select.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cstdio>
 #include <vector>
 #include <algorithm>
+#include <string>
 #include "parascan/device/device_select.cuh"
 #include "experiment_timing.cuh"
 
@@ -244,7 +246,7 @@ int main(int argc, char** argv) {
   const float copy_ms = median_ms({20, 2}, [&] { CK(cudaMemcpyAsync(g_out, g_in, g_n * sizeof(elem), cudaMemcpyDeviceToDevice)); });
   std::printf("n=2^%d kept %lld  CUB %.4f ms  copy %.4f ms (%.0f GB/s)\n", log_n, (long long)g_ref_count, cub_ms,
               copy_ms, 2.0 * g_n * sizeof(elem) / copy_ms / 1e6);
-  if (sizeof(elem) == 4 && argc > 2) {  // scan sweep (u32 builds)
+  if (sizeof(elem) == 4 && argc > 2 && std::string(argv[2]) == "scan") {  // scan sweep (u32 builds)
 #ifndef SELECT_U64
     std::size_t sb = 0;
     CK(cub::DeviceScan::ExclusiveSum(nullptr, sb, g_in, g_ref, g_n));
@@ -266,6 +268,23 @@ int main(int argc, char** argv) {
     run_scan<256, 12, 1000, 76>("256x12 1000/76", cub_scan);
     run_scan<256, 16, 0, 0>("256x16 0/0 again", cub_scan);
 #endif
+    return g_all_ok ? 0 : 1;
+  }
+  if (argc > 2 && std::string(argv[2]) == "delays") {  // the look-back's sleeps at the library's shape (stop 45)
+    run_variant<384, 16, false, 1, false, 1, 0, 0>("384x16 no look-back", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 1150, 76>("384x16 1150/76 (library)", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 0, 0>("384x16 0/0", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 0, 76>("384x16 0/76", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 300, 76>("384x16 300/76", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 600, 76>("384x16 600/76", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 900, 76>("384x16 900/76", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 600, 40>("384x16 600/40", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 1150, 40>("384x16 1150/40", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 1150, 150>("384x16 1150/150", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 1600, 76>("384x16 1600/76", cub_ms);
+    run_variant<256, 16, false, 1, false, 0, 600, 76>("256x16 600/76", cub_ms);
+    run_variant<256, 16, false, 1, false, 0, 1150, 76>("256x16 1150/76", cub_ms);
+    run_variant<384, 16, false, 1, false, 0, 1150, 76>("384x16 1150/76 again", cub_ms);
     return g_all_ok ? 0 : 1;
   }
 #ifdef SELECT_U64

@@ -25,7 +25,8 @@ std::int64_t tiles_for(std::int64_t n) {
 }
 
 /// The single-pass look-back's temporary storage for `tiles` tiles: the tile status array, then the
-/// counter that hands out tile ids in launch order. One layout for every single-pass kernel.
+/// counter that hands out tile ids in the order blocks reach it (a scan takes it when
+/// scan_tiles_from_counter says so; the select never does). One layout for every single-pass kernel.
 template <class Acc>
 struct look_back_storage {
   tile_status<Acc> status;
@@ -99,7 +100,8 @@ cudaError_t run_scan(char* temp, Loader load, Storer store, Acc* d_out_plain, st
     if (launched) return check_launch(stream, sync);
     return storage.launch(tiles, scan_tiles_kernel<policy, Alg, prefix_source::look_back, Acc, Loader, Storer, Op>, grid,
                           policy::block_threads, stream, sync, load, store, n, op, mode, static_cast<Acc*>(nullptr),
-                          static_cast<const Acc*>(nullptr), storage.status, storage.counter);
+                          static_cast<const Acc*>(nullptr), storage.status,
+                          scan_tiles_from_counter<Acc>(tiles) ? storage.counter : nullptr);
   }
 
   if (tiles == 1) {  // one tile: its prefix is the init value, if any

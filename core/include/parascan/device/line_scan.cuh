@@ -83,7 +83,7 @@ cudaError_t line_scan(char* temp, const In* in, Out* out, axis_shape s, Op op, s
                         static_cast<unsigned>(tiles), policy::block_threads, stream, sync,
                         loader{in, s.extent, shift, identity}, storer{out, s.extent, shift}, tiles * tile_items, op,
                         mode, static_cast<Out*>(nullptr), static_cast<const Out*>(nullptr), storage.status,
-                        storage.counter);
+                        scan_tiles_from_counter<Out>(tiles) ? storage.counter : nullptr);
 }
 
 }  // namespace parascan::device

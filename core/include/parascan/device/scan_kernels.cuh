@@ -62,7 +62,7 @@ struct tile_scanner {
     typename exchange::storage items;
     typename block_scan::storage scan;
     Acc tile_prefix;
-    std::int64_t tile;
+    std::int64_t tile;  // the tile taken from the counter (scan_tiles_kernel, when it is given one)
   };
 
   /// Steps 1–3: the tile's items in registers, each thread's exclusive prefix within the tile
@@ -171,20 +171,25 @@ __global__ void init_status_kernel(tile_status<Acc> status, std::int64_t tiles, 
 ///   none:      no prefix; the tile aggregate goes to tile_sums[tile] (recursive pass 1)
 ///   partials:  prefix tile_prefixes[tile] (exclusive scan of the tile sums, init included); tile 0's
 ///              prefix is the init value, if any (tile_prefixes may be null for a single tile)
-///   look_back: tiles taken in launch order from a counter; prefix by decoupled look-back
+///   look_back: prefix by decoupled look-back. The tile is the block's index, as in CUB's scan (blocks
+///              start in index order, so a tile's predecessors have started when it looks back), or,
+///              when `tile_counter` is given, the next from that counter, in the order blocks reach it
+///              (scan_tiles_from_counter says when; performance.md entry 45)
 template <class Policy, block_algorithm Alg, prefix_source Source, class Acc, class Loader, class Storer, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
     scan_tiles_kernel(Loader load, Storer store, std::int64_t n, Op op, scan_mode<Acc> mode, Acc* tile_sums,
                       const Acc* tile_prefixes, tile_status<Acc> status, unsigned long long* tile_counter) {
   using scanner = tile_scanner<Policy, Alg, Acc>;
   __shared__ typename scanner::storage s;
-  constexpr bool dynamic = Source == prefix_source::look_back || Source == prefix_source::look_back_lines;
+  constexpr bool looks_back = Source == prefix_source::look_back || Source == prefix_source::look_back_lines;
   std::int64_t tile = blockIdx.x;
-  if constexpr (dynamic) {
+  if constexpr (looks_back) {
     wait_for_previous_grid();  // launched during init_status_kernel (look_back_storage::launch)
-    if (threadIdx.x == 0) s.tile = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
-    __syncthreads();
-    tile = s.tile;
+    if (tile_counter != nullptr) {
+      if (threadIdx.x == 0) s.tile = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+      __syncthreads();
+      tile = s.tile;
+    }
   }
   // Lines: this tile's place in its line (`first`: the line's first tile); a tile past the line's items
   // holds nothing, and no tile of the line looks back to it.
