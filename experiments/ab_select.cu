@@ -1,4 +1,4 @@
-// Experiment: the library's select_if (u32 and u64, 10% and 50% kept, 2^20 / 2^24 / 2^28) beside
+// Experiment: the library's select_if (u32 and u64, 10%, 50% and 90% kept, 2^20 / 2^22 / 2^24 / 2^28) beside
 // cub::DeviceSelect::If in the same process (int64 count), outputs and counts compared. An A/B harness
 // like ab_scan.cu: built against an older tree's headers it times that tree's select, so that two
 // builds run one after the other on one machine compare tile policies (performance.md entry 44).
@@ -79,8 +79,8 @@ bool run(const char* label, const char* type, int lg, double keep) {
 int main(int argc, char** argv) {
   const char* label = argc > 1 ? argv[1] : "this tree";
   int wrong = 0;
-  for (int lg : {20, 24, 28})
-    for (double keep : {0.1, 0.5}) {
+  for (int lg : {20, 22, 24, 28})
+    for (double keep : {0.1, 0.5, 0.9}) {
       wrong += !run<std::uint32_t>(label, "u32", lg, keep);
       wrong += !run<std::uint64_t>(label, "u64", lg, keep);
     }

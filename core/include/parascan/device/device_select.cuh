@@ -23,6 +23,7 @@
 #include <type_traits>
 #include "parascan/device/device_scan.cuh"
 #include "parascan/select.hpp"
+#include "parascan/warp/warp_shuffle.cuh"
 
 namespace parascan::device {
 
@@ -136,8 +137,12 @@ struct reread_storer {
 /// thread t holds item r·block_threads + t of each row r in registers (coalesced loads, no shared
 /// memory transpose: selection needs ranks, not a blocked arrangement).
 ///   1. load all rows, then each warp ballots its keep bits per row: a row-segment of 32 items
-///   2. the rows × warps segment counts, in item order, are scanned by the block: each segment's start
-///   3. the tile's start in the output comes from the decoupled look-back over the tile counts
+///   2. the rows × warps segment counts, in item order, are scanned: each segment's start
+///   3. the tile's start in the output comes from the decoupled look-back over the tile counts. Warp 0
+///      adds the counts and publishes the tile's right after the barrier that collects them, then
+///      looks back, while warp 1 scans them (step 2): a block scan before the publish (warp scans,
+///      a barrier, the scan of the warp totals) held every later tile's look-back longer (entry 45:
+///      2–5% at 2^22–2^28)
 ///   4. each kept item goes to start + segment start + popc(lower lanes' bits): a warp writes one
 ///      contiguous run per row
 /// Safe in place: a tile writes only after all its threads have loaded (block barriers separate the
@@ -155,7 +160,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
                         const std::int64_t* base, tile_status<Offset> status) {
   constexpr int threads = Policy::block_threads, rows = Policy::items_per_thread, tile_items = Policy::tile_items;
   constexpr int warps = threads / warp::warp_threads, segments = rows * warps;
-  static_assert(segments <= threads, "one segment count per thread");
+  static_assert(segments <= threads && warps >= 2, "one segment count per thread; two warps at least");
   using counts_scan = block::block_scan<block_algorithm::warp_shuffle, Offset, threads>;
   __shared__ typename counts_scan::storage scan_storage;
   __shared__ Offset segment_start[segments];
@@ -191,27 +196,58 @@ __global__ void __launch_bounds__(Policy::block_threads)
     for (int r = 0; r < rows; ++r) segment_start[r * warps + w] = static_cast<Offset>(__popc(bits[r]));
   }
   __syncthreads();
-  // 2. Segment starts within the tile, and the tile's count.
-  const Offset count = threadIdx.x < segments ? segment_start[threadIdx.x] : Offset(0);
-  Offset before = 0, inclusive, aggregate;
-  counts_scan::scan(scan_storage, count, sum{}, threads, before, inclusive, aggregate);  // ends with a barrier
-  if (threadIdx.x == 0) before = 0;
-  if (threadIdx.x < segments) segment_start[threadIdx.x] = before;
-  // 3. The tile's start in the output.
-  Offset prefix = 0;
+  // 2–3. Segment starts within the tile (in `begin`), the tile's count and its start in the output.
+  Offset prefix = 0, aggregate;
+  const Offset* begin = segment_start;
   if constexpr (Resident) {
+    const Offset count = threadIdx.x < segments ? segment_start[threadIdx.x] : Offset(0);
+    Offset before = 0, inclusive;
+    counts_scan::scan(scan_storage, count, sum{}, threads, before, inclusive, aggregate);  // ends with a barrier
+    if (threadIdx.x == 0) before = 0;
+    if (threadIdx.x < segments) segment_start[threadIdx.x] = before;
     if (threadIdx.x == 0) status.publish(tile, state_aggregate, aggregate);
     cooperative_groups::this_grid().sync();  // every tile's count is published (and scan_storage free)
     if (tile > 0) prefix = earlier_tiles<threads, counts_scan>(scan_storage, status, tile, sum{});
   } else {
-    if (tile == 0) {
-      if (threadIdx.x == 0) status.publish(0, state_prefix, aggregate);
-    } else if (threadIdx.x < warp::warp_threads) {
-      const Offset p = look_back<Policy>(status, tile, tile, aggregate, sum{});
-      if (threadIdx.x == 0) tile_prefix = p;
+    // Warp 0 adds the counts and publishes the tile's at once (its successors' look-backs wait on
+    // it), then looks back; meanwhile warp 1 scans the counts into segment_begin.
+    __shared__ Offset segment_begin[segments];
+    __shared__ Offset tile_count;
+    if (w == 0) {
+      Offset part = 0;
+      for (int k = lane; k < segments; k += warp::warp_threads) part += segment_start[k];
+      const Offset total = warp::warp_sum(part);
+      Offset p = 0;
+      if (tile == 0) {
+        if (lane == 0) status.publish(0, state_prefix, total);
+      } else {
+        p = look_back<Policy>(status, tile, tile, total, sum{});
+      }
+      if (lane == 0) {
+        tile_prefix = p;
+        tile_count = total;
+      }
+    } else if (w == 1) {
+      constexpr int per = (segments + warp::warp_threads - 1) / warp::warp_threads;
+      Offset c[per], run = 0;
+#pragma unroll
+      for (int k = 0; k < per; ++k) {
+        const int at = lane * per + k;
+        c[k] = at < segments ? segment_start[at] : Offset(0);
+        run += c[k];
+      }
+      Offset start = warp::exclusive_warp_sum(run, lane);
+#pragma unroll
+      for (int k = 0; k < per; ++k) {
+        const int at = lane * per + k;
+        if (at < segments) segment_begin[at] = start;
+        start += c[k];
+      }
     }
     __syncthreads();
-    if (tile > 0) prefix = tile_prefix;
+    prefix = tile_prefix;
+    aggregate = tile_count;
+    begin = segment_begin;
   }
   // 4. Scatter the kept items straight from registers.
   const std::int64_t out_first = (base ? *base : 0) + static_cast<std::int64_t>(prefix);
@@ -219,7 +255,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
 #pragma unroll
   for (int r = 0; r < rows; ++r) {
     if ((bits[r] >> lane) & 1u)
-      out[out_first + static_cast<std::int64_t>(segment_start[r * warps + w]) + __popc(bits[r] & lower)] = v[r];
+      out[out_first + static_cast<std::int64_t>(begin[r * warps + w]) + __popc(bits[r] & lower)] = v[r];
   }
   if (tile == static_cast<std::int64_t>(gridDim.x) - 1 && threadIdx.x == 0)
     *count_out = static_cast<std::int64_t>(prefix) + static_cast<std::int64_t>(aggregate);
