@@ -2,9 +2,10 @@
 // cub::DeviceSelect::If in the same process (int64 count), outputs and counts compared. An A/B harness
 // like ab_scan.cu: built against an older tree's headers it times that tree's select, so that two
 // builds run one after the other on one machine compare tile policies (performance.md entry 44).
-//   ab_select [label]     exit 1 on a mismatch
+//   ab_select [label] [log2 n ...]     exit 1 on a mismatch; REPS=1 times once (under a sanitizer)
 #include <cub/device/device_select.cuh>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <vector>
 #include "experiment_timing.cuh"
@@ -47,7 +48,7 @@ bool run(const char* label, const char* type, int lg, double keep) {
   CK(cudaMalloc(&t, tb));
   CK(cudaMalloc(&ct, cb));
   timing_options o;
-  o.reps = 30;
+  o.reps = std::getenv("REPS") ? std::atoi(std::getenv("REPS")) : 30;  // REPS=1 under a sanitizer
   o.hold_us = 50;
   float ours = 0, cub = 0;
   for (int r = 0; r < 2; ++r) {
@@ -78,8 +79,11 @@ bool run(const char* label, const char* type, int lg, double keep) {
 
 int main(int argc, char** argv) {
   const char* label = argc > 1 ? argv[1] : "this tree";
+  std::vector<int> sizes;  // log2 sizes after the label; 20 22 24 28 by default
+  for (int i = 2; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  if (sizes.empty()) sizes = {20, 22, 24, 28};
   int wrong = 0;
-  for (int lg : {20, 22, 24, 28})
+  for (int lg : sizes)
     for (double keep : {0.1, 0.5, 0.9}) {
       wrong += !run<std::uint32_t>(label, "u32", lg, keep);
       wrong += !run<std::uint64_t>(label, "u64", lg, keep);
