@@ -142,7 +142,7 @@ struct reread_storer {
 ///      adds the counts and publishes the tile's right after the barrier that collects them, then
 ///      looks back, while warp 1 scans them (step 2): a block scan before the publish (warp scans,
 ///      a barrier, the scan of the warp totals) held every later tile's look-back longer (entry 45:
-///      2–5% at 2^22–2^28)
+///      1–6% for u32 values at 2^22–2^28)
 ///   4. each kept item goes to start + segment start + popc(lower lanes' bits): a warp writes one
 ///      contiguous run per row
 /// Safe in place: a tile writes only after all its threads have loaded (block barriers separate the
