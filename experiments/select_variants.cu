@@ -71,6 +71,52 @@ __device__ std::uint32_t look_back_first_poll(const tile_status<std::uint32_t>& 
   return window.prefix;
 }
 
+/// The select's look-back reading two windows at once (stop 45, not yet run): lane i polls the
+/// predecessors tile − 1 − i and tile − 33 − i in one round trip. Stop 44's statistics counted 1.7–1.9
+/// windows a tile, each a further L2 round trip after the last. The near window is taken as soon as
+/// it is ready and holds an inclusive prefix; otherwise the far one too once it is ready.
+template <int InitialNs, int PollNs>
+__device__ std::uint32_t look_back_two_windows(const tile_status<std::uint32_t>& status, std::int64_t tile,
+                                               std::uint32_t aggregate) {
+  const int lane = threadIdx.x % 32;
+  const bool sleeps = gridDim.x >= 512;
+  if (lane == 0) status.publish(tile, state_aggregate, aggregate);
+  if (InitialNs > 0 && sleeps) __nanosleep(InitialNs);
+  const auto read = [&](std::int64_t t, unsigned& state, std::uint32_t& v) {
+    if (t < 0) { state = state_prefix; v = 0; } else status.read(t, state, v);
+  };
+  std::uint32_t prefix = 0;
+  for (std::int64_t at = tile;; at -= 64) {
+    unsigned sn, sf;
+    std::uint32_t vn, vf;
+    read(at - 1 - lane, sn, vn);
+    read(at - 33 - lane, sf, vf);
+    for (;;) {
+      if (!__any_sync(0xffffffffu, sn == state_invalid)) {
+        const unsigned pn = __ballot_sync(0xffffffffu, sn == state_prefix);
+        if (pn) {
+          prefix += __reduce_add_sync(0xffffffffu, lane < __ffs(pn) ? vn : 0u);
+          if (lane == 0) status.publish(tile, state_prefix, prefix + aggregate);
+          return prefix;
+        }
+        if (!__any_sync(0xffffffffu, sf == state_invalid)) {
+          prefix += __reduce_add_sync(0xffffffffu, vn);
+          const unsigned pf = __ballot_sync(0xffffffffu, sf == state_prefix);
+          prefix += __reduce_add_sync(0xffffffffu, !pf || lane < __ffs(pf) ? vf : 0u);
+          if (pf) {
+            if (lane == 0) status.publish(tile, state_prefix, prefix + aggregate);
+            return prefix;
+          }
+          break;  // the next two windows
+        }
+      }
+      if (PollNs > 0 && sleeps) __nanosleep(PollNs);
+      if (sn == state_invalid) read(at - 1 - lane, sn, vn);
+      if (sf == state_invalid) read(at - 33 - lane, sf, vf);
+    }
+  }
+}
+
 // TwoPhase: kept items are compacted into shared memory, then the tile writes its run coalesced.
 template <int Threads, int Rows, bool TwoPhase, int MinBlocks, bool DynamicId = true, int Ablation = 0, int InitialNs = -1, int PollNs = 0, bool Stats = false>
 __global__ void __launch_bounds__(Threads, MinBlocks)
@@ -115,7 +161,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     for (int r = 0; r < rows; ++r) segment_start[r * warps + w] = static_cast<Offset>(__popc(bits[r]));
   }
   __syncthreads();
-  if constexpr (Ablation == 3 || Ablation == 4) {  // early publish (the library's since stop 45): warp 0 sums the
+  if constexpr (Ablation == 3 || Ablation == 4 || Ablation == 5) {  // early publish (the library's since stop 45): warp 0 sums the
                                                    // counts and looks back at once, warp 1 scans them; 4: first poll at once
     __shared__ Offset segment_begin[segments];
     __shared__ Offset tile_total;
@@ -128,6 +174,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
         if (lane == 0) status.publish(0, state_prefix, total);
       } else {
         if constexpr (Ablation == 4) p = look_back_first_poll<(InitialNs > 0 ? InitialNs : 0), PollNs>(status, tile, total);
+        else if constexpr (Ablation == 5) p = look_back_two_windows<(InitialNs > 0 ? InitialNs : 0), PollNs>(status, tile, total);
         else p = look_back<scan_policy_t<Threads, Rows, (InitialNs > 0 ? InitialNs : 0), PollNs>>(status, tile, tile, total, sum{});
       }
       if (lane == 0) { tile_prefix = p; tile_total = total; }
@@ -361,7 +408,11 @@ int main(int argc, char** argv) {
     run_variant<384, 16, false, 1, false, 4, 800, 76>("384x16 poll, 800, 76", cub_ms);
     run_variant<384, 16, false, 1, false, 4, 500, 76>("384x16 poll, 500, 76", cub_ms);
     run_variant<384, 16, false, 1, false, 4, 1150, 150>("384x16 poll, 1150, 150", cub_ms);
+    // Two windows a poll
+    run_variant<384, 16, false, 1, false, 5, 1150, 76>("384x16 two windows 1150/76", cub_ms);
+    run_variant<384, 16, false, 1, false, 5, 800, 76>("384x16 two windows 800/76", cub_ms);
     run_variant<384, 16, false, 1, false, 3, 1150, 76>("384x16 early 1150/76 third", cub_ms);
+    run_variant<384, 16, false, 1, false, 5, 1150, 76>("384x16 two windows 1150/76 again", cub_ms);
     return g_all_ok ? 0 : 1;
   }
 #ifdef SELECT_U64
