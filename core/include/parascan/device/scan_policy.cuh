@@ -41,8 +41,9 @@ using scan_policy = scan_policy_t<(scan_narrow_block<Acc> ? 128 : 256),
 /// Whether the single-pass scan of `tiles` tiles takes each tile from a counter, in the order blocks
 /// reach it, rather than from the block's index (scan_tiles_kernel). Measured on the H100
 /// (experiments/ab_scan.cu, performance.md entry 45): the block index was 0–10% faster at every size
-/// and type but 4-byte sums past 4096 tiles (2^25 u32 items), where the counter was 1.5–3% faster
-/// (2^28 u32: 0.843 against 0.861 ms). 8-byte sums gain or tie with the block index up to 2^29.
+/// and type but u32 sums past 4096 tiles (2^25 items), where the counter was 1.5–3% faster (2^28:
+/// 0.843 against 0.861 ms; other 4-byte sums, not measured there, take the same rule). 8-byte sums
+/// gain or tie with the block index up to 2^29.
 template <class Acc>
 constexpr bool scan_tiles_from_counter(long long tiles) {
   return sizeof(Acc) <= 4 && tiles > 4096;
