@@ -45,9 +45,7 @@ bool run(const char* name, const char* type, int lg) {
 
 int main(int argc, char** argv) {
   const char* name = argc > 1 ? argv[1] : "this tree";
-  std::vector<int> sizes;  // log2 sizes after the name; 20 22 24 28 by default
-  for (int i = 2; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
-  if (sizes.empty()) sizes = {20, 22, 24, 28};
+  const std::vector<int> sizes = log_sizes(argc, argv, 2, {20, 22, 24, 28});  // after the name
   int wrong = 0;
   for (int lg : sizes) {
     wrong += !run<std::uint32_t>(name, "u32", lg);

@@ -79,9 +79,7 @@ bool run(const char* label, const char* type, int lg, double keep) {
 
 int main(int argc, char** argv) {
   const char* label = argc > 1 ? argv[1] : "this tree";
-  std::vector<int> sizes;  // log2 sizes after the label; 20 22 24 28 by default
-  for (int i = 2; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
-  if (sizes.empty()) sizes = {20, 22, 24, 28};
+  const std::vector<int> sizes = log_sizes(argc, argv, 2, {20, 22, 24, 28});  // after the label
   int wrong = 0;
   for (int lg : sizes)
     for (double keep : {0.1, 0.5, 0.9}) {

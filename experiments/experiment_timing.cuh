@@ -5,6 +5,8 @@
 //                                     events: the median in ms. With hold_us > 0 a one-thread kernel holds
 //                                     the stream that long before each timed run, so that the host's
 //                                     launch latency is not timed (as apps/common/timing.hpp does).
+//   log_sizes(argc, argv, first, {defaults})
+//                                     the log2 sizes given from argv[first] on, else the defaults
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -20,6 +22,12 @@
       std::exit(1);                                                                        \
     }                                                                                      \
   } while (0)
+
+inline std::vector<int> log_sizes(int argc, char** argv, int first, std::vector<int> defaults) {
+  std::vector<int> sizes;
+  for (int i = first; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  return sizes.empty() ? defaults : sizes;
+}
 
 __global__ void experiment_hold_kernel(long long ns) {
   long long start;

@@ -224,9 +224,7 @@ void select_rows(int k) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> logs;
-  for (int i = 1; i < argc; ++i) logs.push_back(std::atoi(argv[i]));
-  if (logs.empty()) logs = {16, 20, 22, 24};
+  const std::vector<int> logs = log_sizes(argc, argv, 1, {16, 20, 22, 24});
   host_costs();
   for (int k : logs) {
     setup s;

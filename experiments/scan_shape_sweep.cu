@@ -51,9 +51,7 @@ shape_result run_shape(const std::uint32_t* d_in, std::uint32_t* d_out, const st
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> logs;
-  for (int i = 1; i < argc; ++i) logs.push_back(std::atoi(argv[i]));
-  if (logs.empty()) logs = {24, 28};
+  const std::vector<int> logs = log_sizes(argc, argv, 1, {24, 28});
   bool all_ok = true;
   std::printf("%-6s %-12s %10s %8s %8s %s\n", "n", "shape", "ms", "GB/s", "vs_CUB", "check");
   for (int k : logs) {

@@ -57,9 +57,7 @@ void shape(const T* in, T* out, const T* ref, std::int64_t n, float cub_ms) {
 }
 
 int main(int argc, char** argv) {
-  std::vector<int> logs;
-  for (int i = 1; i < argc; ++i) logs.push_back(std::atoi(argv[i]));
-  if (logs.empty()) logs = {20, 24, 28};
+  const std::vector<int> logs = log_sizes(argc, argv, 1, {20, 24, 28});
   for (int k : logs) {
     const std::int64_t n = std::int64_t(1) << k;
     T *in, *out, *ref;

@@ -227,9 +227,7 @@ void library(const buffers& b, float cub_ms, float copy_ms) {
 int main(int argc, char** argv) {
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  std::vector<int> logs;
-  for (int i = 1; i < argc; ++i) logs.push_back(std::atoi(argv[i]));
-  if (logs.empty()) logs = {20, 24, 28};
+  const std::vector<int> logs = log_sizes(argc, argv, 1, {20, 24, 28});
   for (int log_n : logs) {
     buffers b;
     b.n = (std::int64_t(1) << log_n) + (log_n >= 24 ? 1234 : 0);  // not a whole number of tiles
