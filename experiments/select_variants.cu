@@ -163,46 +163,17 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     for (int r = 0; r < rows; ++r) segment_start[r * warps + w] = static_cast<Offset>(__popc(bits[r]));
   }
   __syncthreads();
-  if constexpr (Ablation == 3 || Ablation == 4 || Ablation == 5) {  // early publish (the library's since stop 45): warp 0 sums the
-                                                   // counts and looks back at once, warp 1 scans them; 4: first poll at once
+  if constexpr (Ablation == 3 || Ablation == 4 || Ablation == 5) {  // the library's steps 2–3 since stop 45
+    // (count_and_look_back: warp 0 adds the counts, publishes and looks back, warp 1 scans them), with
+    // the library's look-back (3), one poll before any sleep (4) or two windows a poll (5)
     __shared__ Offset segment_begin[segments];
     __shared__ Offset tile_total;
-    if (w == 0) {
-      Offset part = 0;
-      for (int k = lane; k < segments; k += 32) part += segment_start[k];
-      const Offset total = __reduce_add_sync(0xffffffffu, part);
-      Offset p = 0;
-      if (tile == 0) {
-        if (lane == 0) status.publish(0, state_prefix, total);
-      } else {
-        if constexpr (Ablation == 4) p = look_back_first_poll<(InitialNs > 0 ? InitialNs : 0), PollNs>(status, tile, total);
-        else if constexpr (Ablation == 5) p = look_back_two_windows<(InitialNs > 0 ? InitialNs : 0), PollNs>(status, tile, total);
-        else p = look_back<scan_policy_t<Threads, Rows, (InitialNs > 0 ? InitialNs : 0), PollNs>>(status, tile, tile, total, sum{});
-      }
-      if (lane == 0) { tile_prefix = p; tile_total = total; }
-    } else if (w == 1) {
-      constexpr int per = (segments + 31) / 32;
-      Offset c[per], run = 0;
-#pragma unroll
-      for (int k = 0; k < per; ++k) {
-        const int at = lane * per + k;
-        c[k] = at < segments ? segment_start[at] : Offset(0);
-        run += c[k];
-      }
-      Offset incl = run;
-#pragma unroll
-      for (int d = 1; d < 32; d *= 2) {
-        const Offset up = __shfl_up_sync(0xffffffffu, incl, d);
-        if (lane >= d) incl += up;
-      }
-      Offset start = incl - run;
-#pragma unroll
-      for (int k = 0; k < per; ++k) {
-        const int at = lane * per + k;
-        if (at < segments) segment_begin[at] = start;
-        start += c[k];
-      }
-    }
+    count_and_look_back(segment_start, segment_begin, tile_prefix, tile_total, tile, status, [&](Offset total) {
+      constexpr int initial = InitialNs > 0 ? InitialNs : 0;
+      if constexpr (Ablation == 4) return look_back_first_poll<initial, PollNs>(status, tile, total);
+      else if constexpr (Ablation == 5) return look_back_two_windows<initial, PollNs>(status, tile, total);
+      else return look_back<scan_policy_t<Threads, Rows, initial, PollNs>>(status, tile, tile, total, sum{});
+    });
     __syncthreads();
     const Offset prefix = tile_prefix, total = tile_total;
     const std::int64_t out_first = static_cast<std::int64_t>(prefix);

@@ -133,6 +133,50 @@ struct reread_storer {
   }
 };
 
+/// Steps 2–3 of the single-pass selection's look-back path, after the barrier that collects the tile's
+/// `Segments` row-segment counts: warp 0 adds them, publishes the tile's count (tile 0: as its
+/// inclusive prefix) and calls `look_back(count)` for the exclusive prefix, while warp 1 scans the
+/// counts into `begin`. Lane 0 of warp 0 leaves the prefix and count in `prefix` and `count` (shared
+/// memory); the caller's next barrier makes them and `begin` visible. The publish waits for no block
+/// scan, and every later tile's look-back waits on it (performance.md entry 45).
+template <int Segments, class Offset, class LookBack>
+__device__ __forceinline__ void count_and_look_back(const Offset (&counts)[Segments], Offset (&begin)[Segments],
+                                                    Offset& prefix, Offset& count, std::int64_t tile,
+                                                    const tile_status<Offset>& status, LookBack look_back) {
+  const int lane = threadIdx.x % warp::warp_threads, w = threadIdx.x / warp::warp_threads;
+  if (w == 0) {
+    Offset part = 0;
+    for (int k = lane; k < Segments; k += warp::warp_threads) part += counts[k];
+    const Offset total = warp::warp_sum(part);
+    Offset p = 0;
+    if (tile == 0) {
+      if (lane == 0) status.publish(0, state_prefix, total);
+    } else {
+      p = look_back(total);
+    }
+    if (lane == 0) {
+      prefix = p;
+      count = total;
+    }
+  } else if (w == 1) {
+    constexpr int per = (Segments + warp::warp_threads - 1) / warp::warp_threads;
+    Offset c[per], run = 0;
+#pragma unroll
+    for (int k = 0; k < per; ++k) {
+      const int at = lane * per + k;
+      c[k] = at < Segments ? counts[at] : Offset(0);
+      run += c[k];
+    }
+    Offset start = warp::exclusive_warp_sum(run, lane);
+#pragma unroll
+    for (int k = 0; k < per; ++k) {
+      const int at = lane * per + k;
+      if (at < Segments) begin[at] = start;
+      start += c[k];
+    }
+  }
+}
+
 /// Single-pass selection of values (the default path). A tile is `rows` rows of block_threads items;
 /// thread t holds item r·block_threads + t of each row r in registers (coalesced loads, no shared
 /// memory transpose: selection needs ranks, not a blocked arrangement).
@@ -209,41 +253,10 @@ __global__ void __launch_bounds__(Policy::block_threads)
     cooperative_groups::this_grid().sync();  // every tile's count is published (and scan_storage free)
     if (tile > 0) prefix = earlier_tiles<threads, counts_scan>(scan_storage, status, tile, sum{});
   } else {
-    // Warp 0 adds the counts and publishes the tile's at once (its successors' look-backs wait on
-    // it), then looks back; meanwhile warp 1 scans the counts into segment_begin.
     __shared__ Offset segment_begin[segments];
     __shared__ Offset tile_count;
-    if (w == 0) {
-      Offset part = 0;
-      for (int k = lane; k < segments; k += warp::warp_threads) part += segment_start[k];
-      const Offset total = warp::warp_sum(part);
-      Offset p = 0;
-      if (tile == 0) {
-        if (lane == 0) status.publish(0, state_prefix, total);
-      } else {
-        p = look_back<Policy>(status, tile, tile, total, sum{});
-      }
-      if (lane == 0) {
-        tile_prefix = p;
-        tile_count = total;
-      }
-    } else if (w == 1) {
-      constexpr int per = (segments + warp::warp_threads - 1) / warp::warp_threads;
-      Offset c[per], run = 0;
-#pragma unroll
-      for (int k = 0; k < per; ++k) {
-        const int at = lane * per + k;
-        c[k] = at < segments ? segment_start[at] : Offset(0);
-        run += c[k];
-      }
-      Offset start = warp::exclusive_warp_sum(run, lane);
-#pragma unroll
-      for (int k = 0; k < per; ++k) {
-        const int at = lane * per + k;
-        if (at < segments) segment_begin[at] = start;
-        start += c[k];
-      }
-    }
+    count_and_look_back(segment_start, segment_begin, tile_prefix, tile_count, tile, status,
+                        [&](Offset total) { return look_back<Policy>(status, tile, tile, total, sum{}); });
     __syncthreads();
     prefix = tile_prefix;
     aggregate = tile_count;
