@@ -18,13 +18,14 @@
 // the tile's keys (the histograms share their space) and indices. Work per pass: Items atomics,
 // 8 · Items ballots and one barrier-separated exchange per thread. Used by the segmented sort
 // (device/segmented_sort/) for segments that fit one tile, and for the runs of larger ones.
+// `Indexed = false`: keys only (no index array in shared memory, no index moved).
 #pragma once
 #include "parascan/block/block_exclusive_sum.cuh"
 #include "parascan/warp/warp_match.cuh"
 
 namespace parascan::block {
 
-template <int Threads, int Items, class K>
+template <int Threads, int Items, class K, bool Indexed = true>
 struct radix_sort {
   static_assert(Threads % 32 == 0 && Threads <= 1024 && (Threads & (Threads - 1)) == 0,
                 "Threads: 32 to 1024, a power of two");
@@ -37,9 +38,16 @@ struct radix_sort {
       unsigned warp_hist[warps][digits];  // per warp: count, then running place of each digit
       K keys[tile];                       // the keys in the order of the last pass
     } u;
-    unsigned index[tile];
+    unsigned index[Indexed ? tile : 1];
     unsigned warp_totals[warps];
   };
+
+  /// Keys only (Indexed = false): as below, without the indices.
+  __device__ __forceinline__ static void sort(K (&key)[Items], int bits, storage& s) {
+    static_assert(!Indexed, "an indexed sort takes the indices");
+    unsigned unused[Items];
+    sort(key, unused, bits, s);
+  }
 
   /// Sorts the tile by the low `bits` bits of its keys (ascending, stable); key[j] and index[j] are
   /// item warp_begin + j · 32 + lane of the tile (warp-striped), and any bits above `bits` must be
@@ -53,7 +61,7 @@ struct radix_sort {
 #pragma unroll
       for (int j = 0; j < Items; ++j) {
         s.u.keys[warp_begin + j * 32 + lane] = key[j];
-        s.index[warp_begin + j * 32 + lane] = index[j];
+        if constexpr (Indexed) s.index[warp_begin + j * 32 + lane] = index[j];
       }
       __syncthreads();
       return;
@@ -114,14 +122,14 @@ struct radix_sort {
 #pragma unroll
       for (int j = 0; j < Items; ++j) {
         s.u.keys[rank[j]] = key[j];
-        s.index[rank[j]] = index[j];
+        if constexpr (Indexed) s.index[rank[j]] = index[j];
       }
       __syncthreads();
       if (shift + 8 < bits) {
 #pragma unroll
         for (int j = 0; j < Items; ++j) {
           key[j] = s.u.keys[warp_begin + j * 32 + lane];
-          index[j] = s.index[warp_begin + j * 32 + lane];
+          if constexpr (Indexed) index[j] = s.index[warp_begin + j * 32 + lane];
         }
         __syncthreads();
       }
