@@ -154,9 +154,11 @@ TYPED_TEST_SUITE(sort_typed, key_types);
 TYPED_TEST(sort_typed, sizes_and_distributions) {
   using Key = TypeParam;
   // Onesweep tile edges: 256 × 23 (keys ≤ 4 bytes), 384 × 12 (8-byte keys), 384 × 26 (pairs; 384 × 20
-  // and 384 × 23 before), 384 × 14 (pairs with 8-byte items); the histogram's 4096.
-  std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 4096, 4097, 4608, 4609, 5376, 5377, 5888, 5889, 7680, 7681,
-                                     8831, 8832, 8833, 9983, 9984, 9985, 3 * 4096 - 1, 2 * 9984 + 1};
+  // and 384 × 23 before), 384 × 14 (pairs with 8-byte items); the histogram's 4096. The one-block rows'
+  // edges (sort_one_row): 1024 / 1025, 2048 / 2049, 4096 / 4097 and 8192 / 8193.
+  std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 1024, 1025, 2048, 2049, 3000, 4096, 4097, 4608, 4609, 5376,
+                                     5377, 5888, 5889, 7680, 7681, 8192, 8193, 8831, 8832, 8833, 9983, 9984, 9985,
+                                     3 * 4096 - 1, 2 * 9984 + 1};
   if (!test::small_sizes_only()) sizes.insert(sizes.end(), {65537, (1 << 20) + 7});
   for (std::int64_t n : sizes)
     for (dist d : {dist::uniform, dist::few_unique, dist::sorted, dist::reverse, dist::all_equal}) {
@@ -164,14 +166,16 @@ TYPED_TEST(sort_typed, sizes_and_distributions) {
       const auto keys = make_keys<Key>(n, d, 100 + n + static_cast<int>(d));
       check_sort(keys, 0, -1, false, false, "keys");
       check_sort(keys, 0, -1, true, true, "pairs desc");
+      if (n <= 8193) check_sort(keys, 0, -1, true, false, "keys desc");  // the one-block rows' codecs
     }
 }
 
 TYPED_TEST(sort_typed, bit_ranges_and_directions) {
   using Key = TypeParam;
   constexpr int bits = 8 * sizeof(Key);
-  // 5000 keys take the Onesweep; 1500 fit the segmented sort's one-block tile (sorted_by_one_block)
-  for (std::int64_t n : {5000, 1500}) {
+  // 9000 keys take the Onesweep; 5000 one block ranking keys with their positions (sort_one_row) where
+  // they are ≤ 4 bytes, else the Onesweep; 1500 the segmented sort's one-block tile (sorted_by_one_block)
+  for (std::int64_t n : {9000, 5000, 1500}) {
     const auto keys = make_keys<Key>(n, dist::uniform, 7);
     const auto few = make_keys<Key>(n, dist::few_unique, 8);
     for (bool desc : {false, true}) {
@@ -189,10 +193,14 @@ TEST_F(sort_test, special_floats_and_integer_limits) {
   check_sort(special_floats<float>(2), 0, -1, true, true, "special f32 desc");
   check_sort(special_floats<double>(3), 0, -1, false, true, "special f64");
   check_sort(special_floats<double>(4), 0, -1, true, false, "special f64 desc");
-  // 600 keys above take the one-block path (sorted_by_one_block); 6000 the Onesweep
+  // 600 keys above take the segmented sort's one-block tile (sorted_by_one_block); 6000 f32 keys one block
+  // ranking keys with their positions (sort_one_row), 6000 f64 keys and 15000 f32 keys the Onesweep
   check_sort(special_floats<float>(11, 400), 0, -1, false, true, "special f32, 6000 keys");
   check_sort(special_floats<float>(12, 400), 0, -1, true, true, "special f32 desc, 6000 keys");
+  check_sort(special_floats<float>(14, 400), 0, -1, true, false, "special f32 desc keys, 6000 keys");
+  check_sort(special_floats<float>(15, 1000), 0, -1, false, false, "special f32 keys, 15000 keys");
   check_sort(special_floats<double>(13, 400), 0, -1, true, false, "special f64 desc, 6000 keys");
+  check_sort(special_floats<double>(16, 200), 0, -1, false, false, "special f64 keys, 3000 keys");
   for (bool desc : {false, true}) {  // partial ranges: ±0.0 take CUB's bits in each direction
     check_sort(special_floats<float>(5), 1, 3, desc, true, "special f32 [1,3)");
     check_sort(special_floats<float>(6), 28, 32, desc, true, "special f32 [28,32)");
@@ -207,6 +215,12 @@ TEST_F(sort_test, special_floats_and_integer_limits) {
   check_sort(i32, 0, -1, false, true, "i32 limits");
   check_sort(i32, 0, -1, true, true, "i32 limits desc");
   check_sort(i64, 0, -1, false, true, "i64 limits");
+  // keys only: 1200 i64 and 6000 i32 keys take one block sorting the encoded keys (sort_one_row)
+  check_sort(i64, 0, -1, true, false, "i64 limits desc keys");
+  std::vector<std::int32_t> i32_rows;
+  for (int r = 0; r < 4; ++r) i32_rows.insert(i32_rows.end(), i32.begin(), i32.end());
+  check_sort(i32_rows, 0, -1, false, false, "i32 limits keys, 6000");
+  check_sort(i32_rows, 0, -1, true, false, "i32 limits desc keys, 6000");
 }
 
 /// Argsort (values_in == nullptr) with every algorithm against the CPU's stable order, into 4-byte

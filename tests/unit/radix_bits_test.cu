@@ -130,7 +130,7 @@ void sized_for_n_serves_fewer() {
 }  // namespace
 
 // A caller that sizes the temporary storage for n keys may sort fewer with it (the out-of-core sort's
-// last chunk does): small sorts go to the segmented sort's one-block tile (sorted_by_one_block) and
+// last chunk does): small sorts go to one block (sort_one_row, sorted_by_one_block) and
 // 0 or 1 keys to the Onesweep's copy, so the sizes must not shrink as n grows across those paths.
 TEST(radix_bits, temporary_storage_for_n_serves_every_smaller_n) {
   sized_for_n_serves_fewer<std::uint32_t, std::uint32_t>();

@@ -12,7 +12,8 @@
 //               digit carries the rank across rounds. Stable by construction.
 // split1: per bit, flags (bit == 0) and parascan::partition_flagged (stable: zeros, then ones).
 // onesweep: device_onesweep.cuh. Sorts of up to a segmented-sort tile (2048 or 4096 items) go to the
-// segmented sort as one row instead: one launch (sorted_by_one_block).
+// segmented sort as one row instead: one launch (sorted_by_one_block). Keys alone, from 2049 (1025 for
+// 8-byte keys) up to 8192 (4096), are one block's at shapes of their own (sort_one_row).
 #pragma once
 #include <climits>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include "parascan/device/device_scan.cuh"
 #include "parascan/device/radix_digits.cuh"
 #include "parascan/device/segmented_sort/segments.cuh"
+#include "parascan/device/segmented_sort/small.cuh"
 #include "parascan/device/widen.cuh"
 #include "parascan/ops.hpp"
 #include "parascan/radix_sort.hpp"
@@ -301,13 +303,79 @@ namespace parascan::device::sort_detail {
 /// Sorts of 2 keys to a segmented-sort tile (2048 or 4096 items, segmented_sort/segments.cuh) are that
 /// sort's one row: one block sorts them in shared memory in one launch, where the Onesweep takes a
 /// memset, a histogram and a launch per digit. The value widths it moves: 4 and 8 bytes (and none).
+template <class Bits>
+bool one_block_takes(const sort_options& o) {
+  constexpr int key_bits = static_cast<int>(8 * sizeof(Bits));
+  const int end_bit = o.end_bit < 0 ? key_bits : o.end_bit;
+  return o.algorithm == sort_algorithm::onesweep && o.begin_bit >= 0 && o.begin_bit < end_bit && end_bit <= key_bits;
+}
+
 template <class Bits, class V>
 bool sorted_by_one_block(std::int64_t n, const sort_options& o) {
-  constexpr int key_bits = static_cast<int>(8 * sizeof(Bits));
   constexpr bool movable = std::is_same_v<V, no_values> || sizeof(V) == 4 || sizeof(V) == 8;
-  const int end_bit = o.end_bit < 0 ? key_bits : o.end_bit;
-  return movable && o.algorithm == sort_algorithm::onesweep && n >= 2 && n <= segmented::tiles<Bits, V>::size &&
-         o.begin_bit >= 0 && o.begin_bit < end_bit && end_bit <= key_bits;
+  return movable && n >= 2 && n <= segmented::tiles<Bits, V>::size && one_block_takes<Bits>(o);
+}
+
+/// Keys alone, one row for one block at a shape of its own (experiments/one_block_sort.cu, H100,
+/// performance.md entry 48), before the segmented sort's row (sorted_by_one_block) and the Onesweep:
+///   integer keys on every bit, keys only (one_row_keys_kernel): ≤ 4-byte keys 2049–4096 at 512 × 8
+///   (4096 u32: 13.9 µs against the segmented row's 16.1, CUB 12.5), 4097–8192 at 512 × 16 (8192:
+///   19.8 µs against the Onesweep's 37.3, CUB 44.5); 8-byte keys 1025–2048 at 256 × 8 (2048 u64: 16.5
+///   against 18.5, CUB 16.3), 2049–4096 at 512 × 8
+///   other keys (floats, bit ranges), ranked with their positions (one_row_kernel): past the segmented
+///   row's tile up to 8192 ≤ 4-byte keys at 512 × 16 (24.2 µs) and 4096 8-byte keys at 512 × 8 (28.9
+///   against the Onesweep's 58.5, CUB 71.6)
+/// Smaller rows stay the segmented sort's (256 × 4 and 256 × 8 were faster up to 1024 and 2048).
+template <class Bits>
+struct one_row_plan {
+  static constexpr bool narrow = sizeof(Bits) <= 4;
+  static constexpr std::int64_t largest = narrow ? 8192 : 4096;
+  bool keys_only;
+  std::int64_t n;
+  one_row_plan(std::int64_t count, key_kind kind, const sort_options& o) : n(count) {
+    const int key_bits = static_cast<int>(8 * sizeof(Bits));
+    keys_only = kind != key_kind::floating && o.begin_bit == 0 && (o.end_bit < 0 || o.end_bit == key_bits);
+  }
+  bool taken(const sort_options& o) const {
+    const std::int64_t after = keys_only ? (narrow ? 2048 : 1024) : segmented::tiles<Bits, no_values>::size;
+    return n > after && n <= largest && one_block_takes<Bits>(o);
+  }
+};
+
+template <int Threads, int Items, class Bits>
+cudaError_t launch_one_row(const Bits* in, Bits* out, int n, bool keys_only, key_kind kind, const sort_options& o,
+                           cudaStream_t stream) {
+  cudaError_t e;
+  if (keys_only) {
+    const auto kernel = segmented::one_row_keys_kernel<Threads, Items, Bits>;
+    constexpr int smem = static_cast<int>(sizeof(typename block::radix_sort<Threads, Items, Bits, false>::storage));
+    if ((e = allow_dynamic_smem(kernel, smem)) != cudaSuccess) return e;
+    kernel<<<1, Threads, smem, stream>>>(in, out, n, key_codec<Bits>(kind, o.descending));
+  } else {
+    const int end_bit = o.end_bit < 0 ? static_cast<int>(8 * sizeof(Bits)) : o.end_bit;
+    const auto kernel = segmented::one_row_kernel<Threads, Items, Bits, no_values>;
+    constexpr int smem = static_cast<int>(sizeof(typename block::radix_sort<Threads, Items, Bits>::storage));
+    if ((e = allow_dynamic_smem(kernel, smem)) != cudaSuccess) return e;
+    kernel<<<1, Threads, smem, stream>>>(in, out, nullptr, nullptr, n, segmented::sort_key<Bits>(kind, o.begin_bit, end_bit, o.descending));
+  }
+  return check_launch(stream, o.debug_synchronous);
+}
+
+template <class Bits>
+cudaError_t sort_one_row(void* d_temp, std::size_t& temp_bytes, const Bits* in, Bits* out, const one_row_plan<Bits>& p,
+                         key_kind kind, const sort_options& o, cudaStream_t stream) {
+  if (d_temp == nullptr) {
+    temp_bytes = 1;
+    return cudaSuccess;
+  }
+  const int n = static_cast<int>(p.n);
+  if constexpr (one_row_plan<Bits>::narrow) {
+    if (n <= 4096) return launch_one_row<512, 8>(in, out, n, p.keys_only, kind, o, stream);
+    return launch_one_row<512, 16>(in, out, n, p.keys_only, kind, o, stream);
+  } else {
+    if (n <= 2048) return launch_one_row<256, 8>(in, out, n, p.keys_only, kind, o, stream);
+    return launch_one_row<512, 8>(in, out, n, p.keys_only, kind, o, stream);
+  }
 }
 
 /// A sort the one block takes: `one` (the segmented sort's row) does it, and its size query answers the
@@ -345,6 +413,13 @@ cudaError_t radix_sort_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d
     return device::sort_detail::sort<Bits, no_values>(t, b, d_keys_in, d_keys_out, nullptr, nullptr, n, kind, options,
                                                       stream);
   };
+  const device::sort_detail::one_row_plan<Bits> row(n, kind, options);
+  if (row.taken(options)) {
+    const auto one = [&](void* t, std::size_t& b) {
+      return device::sort_detail::sort_one_row<Bits>(t, b, d_keys_in, d_keys_out, row, kind, options, stream);
+    };
+    return device::sort_detail::one_block_or(d_temp, temp_bytes, one, rest);
+  }
   if (device::sort_detail::sorted_by_one_block<Bits, no_values>(n, options)) {
     const auto one = [&](void* t, std::size_t& b) {
       return segmented_sort_bits<Bits>(t, b, d_keys_in, d_keys_out, n, segment_layout::rows(1, n), kind,

@@ -153,4 +153,32 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
+/// One block sorts the plain sort's one row of n ≤ Threads · Items keys at a shape of its own (the
+/// one-block rows of device_radix_sort.cuh); its storage is dynamic shared memory, past 48 KB.
+template <int Threads, int Items, class U, class V>
+__global__ void __launch_bounds__(Threads)
+    one_row_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_out, int n, sort_key<U> key_of) {
+  extern __shared__ __align__(16) unsigned char one_row_smem[];
+  auto& storage = *reinterpret_cast<typename block::radix_sort<Threads, Items, U>::storage*>(one_row_smem);
+  sort_tile<Threads, Items>(keys_in, values_in, 0, n, keys_out, values_out, key_of, storage);
+}
+
+/// The same for integer keys compared on every bit: the encoded key is the sort key and decodes back
+/// to the key, so no position is ranked or gathered (block::radix_sort's keys-only form).
+template <int Threads, int Items, class U>
+__global__ void __launch_bounds__(Threads) one_row_keys_kernel(const U* keys_in, U* keys_out, int n, key_codec<U> codec) {
+  using sorter = block::radix_sort<Threads, Items, U, false>;
+  extern __shared__ __align__(16) unsigned char one_row_smem[];
+  auto& storage = *reinterpret_cast<typename sorter::storage*>(one_row_smem);
+  const int lane = threadIdx.x % 32, warp_begin = static_cast<int>(threadIdx.x / 32) * 32 * Items;
+  U key[Items];
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const int i = warp_begin + j * 32 + lane;
+    key[j] = i < n ? codec.encode(keys_in[i]) : static_cast<U>(~U(0));  // past the end: after every real key
+  }
+  sorter::sort(key, static_cast<int>(8 * sizeof(U)), storage);
+  for (int q = threadIdx.x; q < n; q += Threads) keys_out[q] = codec.decode(storage.u.keys[q]);
+}
+
 }  // namespace parascan::device::segmented
