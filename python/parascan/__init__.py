@@ -264,8 +264,9 @@ def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=
     """
     if not indices and _plain(out, count, stream) and _torch_ops.routed(x):
         return _torch_ops.ops()["select"](x, mask, keep)
-    if keep is None and not indices and stream is None:
-        r = _core.direct_select(x, mask, out, count)  # torch / CuPy arrays, made whole in C++ (None: not taken)
+    if (mask is None or keep is None) and not indices and stream is None:
+        rule, value = _rule(keep)  # torch / CuPy arrays, made whole in C++ (None: not taken)
+        r = _core.direct_select(x, mask, out, count, rule, value)
         if r is not None:
             return r
     o, c, s = _select(x, mask, keep, indices, False, out, count, stream)

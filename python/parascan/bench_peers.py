@@ -3,7 +3,8 @@ the issue-35 peer) and beside JAX's own operations under ``jax.jit``.
 
 cuda.compute is timed at its fastest: the ``make_*`` object built once, its temporary storage and outputs
 allocated once and reused (one-shot ``cuda.compute.radix_sort`` etc. are timed too and the faster form is
-the denominator). parascan is called as a user calls it (outputs allocated by the call). Device time is
+the denominator). parascan is called as a user calls it: outputs allocated by the call, and for the cumsum
+also with out= given (the faster form counts, as theirs does); select writes out= and count=. Device time is
 CUDA events on torch's current stream (median of --repeat); the host cost of one call at 2^10 is the
 median of batches of 100 calls without synchronising. JAX: the jitted function called 10 times, then
 ``block_until_ready``, the median per call of --repeat such batches, for ``parascan.jax`` and for
@@ -62,9 +63,11 @@ def run_cuda_compute(torch, median_ms, repeat, rows, row):
 
         scan_obj()
         ours = parascan.inclusive_scan(x)
+        given = torch.empty_like(x)  # ours in both forms too: a new output, and out= as theirs writes
         row("cumsum i32", f"2^{k}", "cuda.compute.inclusive_scan", best(scan_obj, scan_once),
-            median_ms(torch, lambda: parascan.inclusive_scan(x), repeat), bool(torch.equal(ours, out)))
-        del ours, temp, scan
+            best(lambda: parascan.inclusive_scan(x), lambda: parascan.inclusive_scan(x, out=given)),
+            bool(torch.equal(ours, out)) and bool(torch.equal(parascan.inclusive_scan(x, out=given), out)))
+        del ours, given, temp, scan
 
         def select_case():
             # select: cuda.compute's predicate compiled in; parascan's mask made beforehand (one byte an item read

@@ -231,10 +231,13 @@ nb::object direct_scan(bool inclusive, nb::handle x, const std::string& op, nb::
   return out;
 }
 
-/// select(x) / select(x, mask=m): the kept items, read back after the count (a synchronisation); with
-/// out= (n items of x's type) and count= (one int64) of x's framework, those are written and returned
-/// as they are, with no synchronisation (the form a CUDA graph captures).
-nb::object direct_select(nb::handle x, nb::handle mask, nb::handle given_out, nb::handle given_count) {
+/// select(x) / select(x, mask=m) / select(x, keep=rule): the kept items, read back after the count (a
+/// synchronisation); with out= (n items of x's type) and count= (one int64) of x's framework, those are
+/// written and returned as they are, with no synchronisation (the form a CUDA graph captures). `rule`
+/// and `value` as the Python layer parses keep= ("nonzero" with a mask); a rule the type does not take
+/// raises as there.
+nb::object direct_select(nb::handle x, nb::handle mask, nb::handle given_out, nb::handle given_count,
+                         const std::string& rule, double value) {
   const auto a = direct_view(x);
   if (!a || a->code == "f2" || a->code == "bf2") return nb::none();
   std::optional<view> m;
@@ -244,7 +247,7 @@ nb::object direct_select(nb::handle x, nb::handle mask, nb::handle given_out, nb
   }
   const std::uintptr_t s = current_stream(*a);
   const auto select = [&](std::uintptr_t out_ptr, std::uintptr_t count_ptr) {
-    select_items(a->ptr, a->code, a->n, m ? m->ptr : 0, m ? m->code : "u1", "nonzero", 0.0, false, false, out_ptr,
+    select_items(a->ptr, a->code, a->n, m ? m->ptr : 0, m ? m->code : "u1", rule, value, false, false, out_ptr,
                  count_ptr, s);
   };
   if (!given_out.is_none() || !given_count.is_none()) {
@@ -288,7 +291,7 @@ nb::object direct_sort(nb::handle keys, bool descending, bool argsort) {
 void bind_direct(nb::module_& m) {
   m.def("direct_scan", &direct_scan, "inclusive"_a, "x"_a, "op"_a, "out"_a.none() = nb::none());
   m.def("direct_select", &direct_select, "x"_a, "mask"_a.none(), "out"_a.none() = nb::none(),
-        "count"_a.none() = nb::none());
+        "count"_a.none() = nb::none(), "rule"_a = "nonzero", "value"_a = 0.0);
   m.def("direct_sort", &direct_sort, "keys"_a, "descending"_a, "argsort"_a);
 }
 

@@ -486,6 +486,24 @@ def test_direct_calls_match_the_python_layer(kind, dtype):
             kept = int(host(c)[0])
             assert kept == int((h != 0).sum())
             np.testing.assert_array_equal(host(o)[:kept], h[h != 0])
+    # keep= rules take the same C++ path (as the Python layer parses them), with and without out=/count=
+    for keep in ("gt:100", "le:0", "odd"):
+        if keep == "odd" and np.dtype(dtype).kind == "f":
+            continue
+        rule, _, v = keep.partition(":")
+        d = _core.direct_select(x, None, None, None, rule, float(v) if v else 0.0)
+        assert d is not None
+        want = h[(h > 100) if rule == "gt" else (h <= 0) if rule == "le" else (h % 2 == 1)]
+        np.testing.assert_array_equal(host(d), want)
+        np.testing.assert_array_equal(host(parascan.select(x, keep=keep, stream=s)), want)
+        o = poison(copy(x))
+        c = torch.full((1,), -1, dtype=torch.int64, device=x.device) if kind == "torch" else cupy.full(1, -1, np.int64)
+        r = parascan.select(x, keep=keep, out=o, count=c)
+        assert r[0] is o and r[1] is c and int(host(c)[0]) == want.size
+        np.testing.assert_array_equal(host(o)[:want.size], want)
+    with pytest.raises(ValueError, match="either mask= or keep="):
+        parascan.select(x, mask=mask, keep="gt:1")
+    for m in (None, mask):
         c32 = torch.zeros(1, dtype=torch.int32, device=x.device) if kind == "torch" else cupy.zeros(1, np.int32)
         assert _core.direct_select(x, m, copy(x), c32) is None  # count must be one int64: the Python layer says so
         assert _core.direct_select(x, m, copy(x), None) is None
