@@ -50,21 +50,26 @@ __global__ void __launch_bounds__(Threads) one_block_kernel(const K* in, K* out,
   for (int q = threadIdx.x; q < n; q += Threads) out[q] = st.u.keys[q];
 }
 
+/// One launch checked against CUB's output (poisoned first), then timed.
+template <class K, class Launch>
+float checked_ms(Launch f, K* out, const K* ref, int n, const timing_options& o, bool& ok) {
+  CK(cudaMemset(out, 0xa5, n * sizeof(K)));
+  f();
+  CK(cudaDeviceSynchronize());
+  ok = mismatches(out, ref, n * sizeof(K)) == 0;
+  return median_ms(o, f);
+}
+
 template <int Threads, int Items, class K>
 float time_shape(const K* in, K* out, const K* ref, int n, const timing_options& o, bool& ok) {
   if (n > Threads * Items) return -1;
   constexpr int smem = sizeof(typename parascan::block::radix_sort<Threads, Items, K, false>::storage);
   const auto kernel = one_block_kernel<Threads, Items, K>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  const auto f = [&] {
+  return checked_ms([&] {
     kernel<<<1, Threads, smem>>>(in, out, n);
     CK(cudaGetLastError());
-  };
-  CK(cudaMemset(out, 0xa5, n * sizeof(K)));
-  f();
-  CK(cudaDeviceSynchronize());
-  ok = mismatches(out, ref, n * sizeof(K)) == 0;
-  return median_ms(o, f);
+  }, out, ref, n, o, ok);
 }
 
 /// The library's one-row kernel (keys ranked with their positions, then gathered by them) at a shape.
@@ -77,15 +82,10 @@ float time_indexed(const K* in, K* out, const K* ref, int n, const timing_option
   const auto kernel = seg::one_row_kernel<Threads, Items, K, no>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   const seg::sort_key<K> key_of(parascan::key_kind::unsigned_int, 0, 8 * sizeof(K), false);
-  const auto f = [&] {
+  return checked_ms([&] {
     kernel<<<1, Threads, smem>>>(in, out, nullptr, nullptr, n, key_of);
     CK(cudaGetLastError());
-  };
-  CK(cudaMemset(out, 0xa5, n * sizeof(K)));
-  f();
-  CK(cudaDeviceSynchronize());
-  ok = mismatches(out, ref, n * sizeof(K)) == 0;
-  return median_ms(o, f);
+  }, out, ref, n, o, ok);
 }
 
 template <class K>
