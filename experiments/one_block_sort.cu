@@ -7,12 +7,13 @@
 // with 4 keys a thread has 4× the warps to hide each round's latency, and the keys-only block sort
 // (block::radix_sort<…, Indexed = false>) moves no positions. Prediction: 4096 u32 in ~10 µs.
 //
-//   one_block_sort          u32 at 1024..16384 keys and u64 at 1024..8192, every output compared with CUB's;
+//   [REPS=1] one_block_sort u32 at 1024..16384 keys and u64 at 1024..8192, every output compared with CUB's;
 //                           keys-only shapes (block::radix_sort<…, Indexed = false>) and the library's
 //                           one-row kernel (keys with their positions) at several shapes
 #include <cub/device/device_radix_sort.cuh>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 #include "parascan/block/block_radix_sort.cuh"
 #include "parascan/device/device_radix_sort.cuh"
@@ -92,8 +93,8 @@ template <class K>
 int run(const char* type, std::vector<int> sizes) {
   int wrong = 0;
   timing_options o;
-  o.reps = 50;
-  o.warmups = 3;
+  o.reps = std::getenv("REPS") ? std::atoi(std::getenv("REPS")) : 50;  // REPS=1 under a sanitizer
+  o.warmups = o.reps > 1 ? 3 : 0;
   o.hold_us = 50;
   for (int n : sizes) {
     K *in, *out, *ref;
