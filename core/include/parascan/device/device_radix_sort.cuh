@@ -300,9 +300,7 @@ cudaError_t argsort_through_4_bytes(void* d_temp, std::size_t& temp_bytes, const
 
 namespace parascan::device::sort_detail {
 
-/// Sorts of 2 keys to a segmented-sort tile (2048 or 4096 items, segmented_sort/segments.cuh) are that
-/// sort's one row: one block sorts them in shared memory in one launch, where the Onesweep takes a
-/// memset, a histogram and a launch per digit. The value widths it moves: 4 and 8 bytes (and none).
+/// Options a one-block sort takes: the Onesweep's (the default algorithm) over a valid bit range.
 template <class Bits>
 bool one_block_takes(const sort_options& o) {
   constexpr int key_bits = static_cast<int>(8 * sizeof(Bits));
@@ -310,6 +308,9 @@ bool one_block_takes(const sort_options& o) {
   return o.algorithm == sort_algorithm::onesweep && o.begin_bit >= 0 && o.begin_bit < end_bit && end_bit <= key_bits;
 }
 
+/// Sorts of 2 keys to a segmented-sort tile (2048 or 4096 items, segmented_sort/segments.cuh) are that
+/// sort's one row: one block sorts them in shared memory in one launch, where the Onesweep takes a
+/// memset, a histogram and a launch per digit. The value widths it moves: 4 and 8 bytes (and none).
 template <class Bits, class V>
 bool sorted_by_one_block(std::int64_t n, const sort_options& o) {
   constexpr bool movable = std::is_same_v<V, no_values> || sizeof(V) == 4 || sizeof(V) == 8;
