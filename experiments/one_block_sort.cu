@@ -8,7 +8,8 @@
 // (block::radix_sort<…, Indexed = false>) moves no positions. Prediction: 4096 u32 in ~10 µs.
 //
 //   [REPS=1] one_block_sort u32 at 1024..16384 keys and u64 at 1024..8192, every output compared with CUB's;
-//                           keys-only shapes (block::radix_sort<…, Indexed = false>) and the library's
+//                           keys-only shapes (block::radix_sort<…, Indexed = false>, and with
+//                           OwnCounts: the digit counts apart from the keys) and the library's
 //                           one-row kernel (keys with their positions) at several shapes
 #include <cub/device/device_radix_sort.cuh>
 #include <cstdint>
@@ -35,9 +36,9 @@ __global__ void fill(K* d, i64 n, std::uint64_t seed) {
 
 /// n ≤ Threads × Items keys: loaded warp-striped (the rest padded with the largest key, which sorts
 /// after every real one: stable, and later in input order), sorted over all bits, the first n stored.
-template <int Threads, int Items, class K>
+template <int Threads, int Items, class K, bool OwnCounts>
 __global__ void __launch_bounds__(Threads) one_block_kernel(const K* in, K* out, int n) {
-  using sorter = parascan::block::radix_sort<Threads, Items, K, false>;
+  using sorter = parascan::block::radix_sort<Threads, Items, K, false, OwnCounts>;
   extern __shared__ __align__(16) unsigned char smem[];
   typename sorter::storage& st = *reinterpret_cast<typename sorter::storage*>(smem);
   const int lane = threadIdx.x % 32, wb = threadIdx.x / 32 * 32 * Items;
@@ -61,11 +62,11 @@ float checked_ms(Launch f, K* out, const K* ref, int n, const timing_options& o,
   return median_ms(o, f);
 }
 
-template <int Threads, int Items, class K>
+template <int Threads, int Items, class K, bool OwnCounts = false>
 float time_shape(const K* in, K* out, const K* ref, int n, const timing_options& o, bool& ok) {
   if (n > Threads * Items) return -1;
-  constexpr int smem = sizeof(typename parascan::block::radix_sort<Threads, Items, K, false>::storage);
-  const auto kernel = one_block_kernel<Threads, Items, K>;
+  constexpr int smem = sizeof(typename parascan::block::radix_sort<Threads, Items, K, false, OwnCounts>::storage);
+  const auto kernel = one_block_kernel<Threads, Items, K, OwnCounts>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   return checked_ms([&] {
     kernel<<<1, Threads, smem>>>(in, out, n);
@@ -132,6 +133,9 @@ int run(const char* type, std::vector<int> sizes) {
       ms = time_shape<1024, 4>(in, out, ref, n, o, ok); shape("1024x4", ms, ok);
       ms = time_shape<512, 16>(in, out, ref, n, o, ok); shape("512x16", ms, ok);
       ms = time_shape<1024, 8>(in, out, ref, n, o, ok); shape("1024x8", ms, ok);
+      ms = time_shape<256, 16, K, true>(in, out, ref, n, o, ok); shape("own counts 256x16", ms, ok);
+      ms = time_shape<512, 8, K, true>(in, out, ref, n, o, ok); shape("own counts 512x8", ms, ok);
+      ms = time_shape<512, 16, K, true>(in, out, ref, n, o, ok); shape("own counts 512x16", ms, ok);
       ms = time_indexed<256, 16>(in, out, ref, n, o, ok); shape("indexed 256x16", ms, ok);
       ms = time_indexed<512, 8>(in, out, ref, n, o, ok); shape("indexed 512x8", ms, ok);
       ms = time_indexed<512, 16>(in, out, ref, n, o, ok); shape("indexed 512x16", ms, ok);
@@ -141,6 +145,8 @@ int run(const char* type, std::vector<int> sizes) {
       ms = time_shape<512, 4>(in, out, ref, n, o, ok); shape("512x4", ms, ok);
       ms = time_shape<1024, 2>(in, out, ref, n, o, ok); shape("1024x2", ms, ok);
       ms = time_shape<1024, 4>(in, out, ref, n, o, ok); shape("1024x4", ms, ok);
+      ms = time_shape<256, 8, K, true>(in, out, ref, n, o, ok); shape("own counts 256x8", ms, ok);
+      ms = time_shape<512, 8, K, true>(in, out, ref, n, o, ok); shape("own counts 512x8", ms, ok);
       ms = time_indexed<256, 8>(in, out, ref, n, o, ok); shape("indexed 256x8", ms, ok);
       ms = time_indexed<512, 4>(in, out, ref, n, o, ok); shape("indexed 512x4", ms, ok);
       ms = time_indexed<512, 8>(in, out, ref, n, o, ok); shape("indexed 512x8", ms, ok);

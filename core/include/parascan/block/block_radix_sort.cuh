@@ -19,13 +19,17 @@
 // 8 · Items ballots and one barrier-separated exchange per thread. Used by the segmented sort
 // (device/segmented_sort/) for segments that fit one tile, and for the runs of larger ones.
 // `Indexed = false`: keys only (no index array in shared memory, no index moved).
+// `OwnCounts = true`: the digit counts get their own space instead of sharing the keys', so they are
+// cleared for the next pass while the keys are exchanged: two barriers a pass fewer, warps × 1 KB more
+// shared memory (measured in experiments/one_block_sort.cu, performance.md entry 50).
 #pragma once
+#include <type_traits>
 #include "parascan/block/block_exclusive_sum.cuh"
 #include "parascan/warp/warp_match.cuh"
 
 namespace parascan::block {
 
-template <int Threads, int Items, class K, bool Indexed = true>
+template <int Threads, int Items, class K, bool Indexed = true, bool OwnCounts = false>
 struct radix_sort {
   static_assert(Threads % 32 == 0 && Threads <= 1024 && (Threads & (Threads - 1)) == 0,
                 "Threads: 32 to 1024, a power of two");
@@ -33,11 +37,16 @@ struct radix_sort {
   /// Step 2's digits per thread; past 256 threads, threads 256 and up own none.
   static constexpr int digits_per_thread = Threads < digits ? digits / Threads : 1;
 
+  union shared_counts {
+    unsigned warp_hist[warps][digits];  // per warp: count, then running place of each digit
+    K keys[tile];                       // the keys in the order of the last pass
+  };
+  struct own_counts {
+    unsigned warp_hist[warps][digits];
+    K keys[tile];
+  };
   struct storage {
-    union {
-      unsigned warp_hist[warps][digits];  // per warp: count, then running place of each digit
-      K keys[tile];                       // the keys in the order of the last pass
-    } u;
+    std::conditional_t<OwnCounts, own_counts, shared_counts> u;
     unsigned index[Indexed ? tile : 1];
     unsigned warp_totals[warps];
   };
@@ -66,11 +75,20 @@ struct radix_sort {
       __syncthreads();
       return;
     }
+    const auto clear_counts = [&] {
+      for (int i = threadIdx.x; i < warps * digits; i += Threads) (&s.u.warp_hist[0][0])[i] = 0;
+    };
+    if constexpr (OwnCounts) {
+      clear_counts();
+      __syncthreads();
+    }
     for (int shift = 0; shift < bits; shift += 8) {
       const auto digit = [&](K k) { return static_cast<unsigned>(k >> shift) & 0xffu; };
-      // 1. Counts.
-      for (int i = threadIdx.x; i < warps * digits; i += Threads) (&s.u.warp_hist[0][0])[i] = 0;
-      __syncthreads();
+      // 1. Counts (cleared here where they share the keys' space, else during the last exchange).
+      if constexpr (!OwnCounts) {
+        clear_counts();
+        __syncthreads();
+      }
 #pragma unroll
       for (int j = 0; j < Items; ++j) atomicAdd(&s.u.warp_hist[warp][digit(key[j])], 1u);
       __syncthreads();
@@ -118,6 +136,7 @@ struct radix_sort {
         rank[j] = first + below - 1;
       }
       __syncthreads();  // every rank taken: the histograms' space holds the keys now
+      if constexpr (OwnCounts) clear_counts();  // for the next pass; its first atomics follow a barrier
       // 4. Exchange.
 #pragma unroll
       for (int j = 0; j < Items; ++j) {
@@ -131,7 +150,7 @@ struct radix_sort {
           key[j] = s.u.keys[warp_begin + j * 32 + lane];
           if constexpr (Indexed) index[j] = s.index[warp_begin + j * 32 + lane];
         }
-        __syncthreads();
+        if constexpr (!OwnCounts) __syncthreads();  // the next pass clears the counts over these keys
       }
     }
   }
