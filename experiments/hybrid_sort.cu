@@ -39,24 +39,22 @@ __global__ void fill(u32* d, i64 n, u32 seed, u32 mask) {
   }
 }
 
-/// The order-preserving image of a key (floats: sign-magnitude to unsigned order) and back.
+/// The library's key codec (radix_digits.cuh): encode/decode for the block sorts, and the top 16 bits
+/// of ordered(encode(k)) for the runs, as the Onesweep passes over bits [16, 32) compared them (−0.0
+/// with +0.0). Within a run the block sort compares encoded keys, which put −0.0 before +0.0 where
+/// CUB keeps them in input order; the uniform keys here hold no −0.0, so no output showed it.
+using codec_t = parascan::device::sort_detail::key_codec<u32>;
 template <bool Float>
-__device__ __forceinline__ u32 to_image(u32 k) {
-  if constexpr (Float) return k ^ ((k >> 31) ? 0xffffffffu : 0x80000000u);
-  else return k;
+__device__ __forceinline__ codec_t codec_of() {
+  return codec_t(Float ? parascan::key_kind::floating : parascan::key_kind::unsigned_int, false);
 }
-template <bool Float>
-__device__ __forceinline__ u32 from_image(u32 k) {
-  if constexpr (Float) return k ^ ((k >> 31) ? 0x80000000u : 0xffffffffu);
-  else return k;
-}
+__device__ __forceinline__ u32 run_of(const codec_t& c, u32 raw) { return c.ordered(c.encode(raw)) >> 16; }
 
 /// One warp: the first p in [lo, hi) whose key's top 16 bits (of its image) pass v, else hi. The
 /// keys' top bits ascend, so 32 probes a step narrow the range 32-fold.
-template <bool Float>
-__device__ i64 warp_first_above(const u32* key, i64 lo, i64 hi, u32 v) {
+__device__ i64 warp_first_above(const u32* key, i64 lo, i64 hi, u32 v, const codec_t& codec) {
   const int lane = threadIdx.x % 32;
-  const auto above = [&](i64 p) { return (to_image<Float>(key[p]) >> 16) > v; };
+  const auto above = [&](i64 p) { return run_of(codec, key[p]) > v; };
   while (hi - lo > 32) {
     const i64 step = (hi - lo + 31) / 32;
     const i64 p = min(lo + (lane + 1) * step - 1, hi - 1);  // lane 31 probes hi - 1
@@ -82,12 +80,13 @@ __global__ void __launch_bounds__(Threads) run_sort_kernel(const u32* in, u32* o
   __shared__ u32 differ;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const i64 cb = blockIdx.x * chunk, ce = min(n, cb + chunk);
+  const codec_t codec = codec_of<Float>();
   if (warp < 2) {  // warp 0: the first run start in [cb, ce); warp 1: the first at or past ce
     const i64 x = warp == 0 ? cb : ce;
     i64 r = x;
     if (x > 0 && x < n) {
       const i64 limit = warp == 0 ? ce : min(n, cb + cap + 1);
-      r = warp_first_above<Float>(in, x, limit, to_image<Float>(in[x - 1]) >> 16);
+      r = warp_first_above(in, x, limit, run_of(codec, in[x - 1]), codec);
       if (warp == 1 && r == limit && limit < n) r = -1;  // the run past the chunk is longer than a block holds
     }
     if (lane == 0) bounds[warp] = r;
@@ -101,13 +100,13 @@ __global__ void __launch_bounds__(Threads) run_sort_kernel(const u32* in, u32* o
     if (threadIdx.x == 0) atomicAdd(overflow, 1u);
     return;
   }
-  const u32 first = to_image<Float>(in[s]);
+  const u32 first = codec.encode(in[s]);
   u32 key[Items], mine = 0;
   const int wb = warp * 32 * Items;
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const i64 q = wb + j * 32 + lane;
-    key[j] = q < len ? to_image<Float>(in[s + q]) : first;
+    key[j] = q < len ? codec.encode(in[s + q]) : first;
     mine |= key[j] ^ first;
   }
   atomicOr(&differ, mine);
@@ -120,7 +119,7 @@ __global__ void __launch_bounds__(Threads) run_sort_kernel(const u32* in, u32* o
     key[j] = q < len ? key[j] & mask : mask;  // padding sorts last: all ones, and after every real key
   }
   sorter::sort(key, bits, st);
-  for (i64 q = threadIdx.x; q < len; q += Threads) out[s + q] = from_image<Float>(st.u.keys[q] | base);
+  for (i64 q = threadIdx.x; q < len; q += Threads) out[s + q] = codec.decode(st.u.keys[q] | base);
 }
 
 struct config {
