@@ -14,6 +14,8 @@ mkdir -p carry/bin
 cmake --install build --prefix carry/prefix > /dev/null
 rm -f carry/prefix/lib/libparascan.so*
 cp build/tests/gpu_tests build/tests/cli_tests build/tests/unit_tests build/bin/* carry/bin/
+# The multi-GPU tests, where the build found NCCL (device_run.sh runs them on a machine of 2 or more GPUs).
+for t in gpu_dist_tests dist_process_test; do [ -x build/tests/$t ] && cp build/tests/$t carry/bin/; done
 [ -x build/consumer/parascan_consumer ] && cp build/consumer/parascan_consumer carry/bin/
 (cd carry && tar -cJf pkg.tar.xz bin prefix --remove-files)
 echo "device_pack: carry/pkg.tar.xz $(du -h carry/pkg.tar.xz | cut -f1)"

@@ -11,6 +11,9 @@
 #   MODE bench P[,P] ARGS...  bench --primitive P ARGS for each P, then python -m parascan.bench with each
 #                       flag in $PYBENCH (default --batched; e.g. "--batched --peers"), after pytest over
 #                       $PYTEST (test files or -k expressions) if set. Carry .whl too for cuda.compute.
+#   MODE multigpu       the multi-GPU tests (label multigpu): gpu_dist_tests, two processes through
+#                       tests/run_ranks.sh, cli_tests' cli_multigpu.*; `full` runs them too where 2+ GPUs are
+#                       visible. NVLink multicast stays off (NCCL_NVLS_ENABLE=0, device README).
 #   Any mode: $EXTRA, a command line run last in the same environment, its output in $OUT/extra.txt.
 set -u
 mode=${1:-full}; shift || true
@@ -35,10 +38,12 @@ ln -sfn "$root/carry/prefix/lib" /work/main/build/core
 ln -sfn "$root/carry/prefix/lib" /work/main/build/validation
 nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
 export LD_LIBRARY_PATH=$root/carry/prefix/lib:/usr/local/cuda/lib64:${nccl:+$nccl:}${LD_LIBRARY_PATH:-}
-( python3 -m pip install -q --no-build-isolation --no-deps --upgrade --target /tmp/pysite . \
+# (the multigpu mode needs no Python module: no pip there)
+[ "$mode" = multigpu ] && echo "pip rc=skipped (multigpu)" > $L/pip.log
+[ "$mode" = multigpu ] || ( python3 -m pip install -q --no-build-isolation --no-deps --upgrade --target /tmp/pysite . \
     -C cmake.define.CMAKE_PREFIX_PATH="$root/carry/prefix" -C cmake.define.CMAKE_CUDA_ARCHITECTURES=90 \
     > $L/pip.log 2>&1; echo "pip rc=$?" >> $L/pip.log ) &
-pip_pid=$!
+pip_pid=$!; [ "$mode" = multigpu ] && pip_pid=
 B=carry/bin
 export PYTHONPATH=/tmp/pysite PARASCAN_STRICT_FRAMEWORKS=1
 # Wheels the image lacks (cuda.compute's cuda-cccl), carried in .whl/ (device README).
@@ -47,7 +52,22 @@ if ls .whl/*.whl > /dev/null 2>&1; then
     > $L/wheels.log 2>&1 && PYTHONPATH=$PYTHONPATH:/tmp/whl; note "wheels: $(ls .whl | tr '\n' ' ')"
 fi
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+gpus=$(nvidia-smi -L | grep -c '^GPU')
+multigpu() {
+  if [ "$gpus" -lt 2 ]; then note "multigpu: $gpus GPU here, the multi-GPU tests need 2: not run"; return; fi
+  # Small sizes (to 2^24 + 13) unless MULTIGPU_LARGE=1: the 2^30 cases spend minutes in their host-side checks.
+  local small=1; [ -n "${MULTIGPU_LARGE:-}" ] && small=0
+  PARASCAN_TEST_SMALL=$small timeout 400 $B/gpu_dist_tests > $L/dist.log 2>&1
+  note "gpu_dist_tests rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' $L/dist.log | tr '\n' ' ')"
+  grep -h -E "^\[  FAILED|Failure" $L/dist.log | head -10 >> "$S"
+  timeout 120 bash tests/run_ranks.sh 2 $B/dist_process_test > $L/dist_process.log 2>&1
+  note "dist_process (2 processes) rc=$? $(tail -3 $L/dist_process.log | tr '\n' ' ')"
+  timeout 200 $B/cli_tests --gtest_filter='cli_multigpu.*' > $L/cli_multigpu.log 2>&1
+  note "cli_multigpu rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' $L/cli_multigpu.log | tr '\n' ' ')"
+}
 case "$mode" in
+  multigpu) multigpu ;;
   full)
     timeout 60 $B/unit_tests > $L/unit.log 2>&1; note "unit_tests rc=$? $(grep -E '^\[  (PASSED|FAILED)' $L/unit.log | tr '\n' ' ')"
     for i in 0 1 2 3; do
@@ -62,7 +82,8 @@ case "$mode" in
     wait
     for i in 0 1 2 3; do note "gpu_tests shard $i: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|tests ran' $L/gpu_tests_$i.log | tr '\n' ' ')"; done
     grep -h -E "^\[  FAILED|Failure" $L/gpu_tests_*.log | head -20 >> "$S"
-    note "pytest $(tail -1 $L/pytest.log) $(tail -2 $L/pytest.log | head -1)" ;;
+    note "pytest $(tail -1 $L/pytest.log) $(tail -2 $L/pytest.log | head -1)"
+    multigpu ;;
   tests)
     filter=${1:?tests needs a gtest filter}
     timeout 200 $B/gpu_tests --gtest_filter="$filter" > $L/tests.log 2>&1

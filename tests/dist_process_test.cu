@@ -47,12 +47,14 @@ int main() {
     std::printf("rank %d of %d (GPU %d): scan of %lld items: %s\n", me.rank, me.size, me.device, static_cast<long long>(count),
                 bad ? "FAILED" : "ok");
 
-    // Global sort: rank r holds the r-th n/P (± 1) keys of the sorted array.
+    // Global sort: rank r holds its slice of the sorted array, n / P keys and one more on the first n % P ranks
+    // (distributed.hpp's balance).
     out.poison();
     const dist::sort_stats st = dist::sort_keys(in.data(), count, out.data(), n / me.size + 1, me.comm);
     std::vector<std::uint32_t> sorted(all);
     std::stable_sort(sorted.begin(), sorted.end());
-    const std::int64_t want_first = n * me.rank / me.size, want = n * (me.rank + 1) / me.size - want_first;
+    const std::int64_t base = n / me.size, extra = n % me.size;
+    const std::int64_t want = base + (me.rank < extra ? 1 : 0), want_first = base * me.rank + std::min<std::int64_t>(me.rank, extra);
     std::vector<std::uint32_t> slice(std::max<std::int64_t>(st.local, 0));
     out.copy_to_host(slice.data(), slice.size());
     const bool sort_ok = st.global == n && st.local == want &&

@@ -18,9 +18,10 @@
 //                                    global offset of its slice and the global kept count (the
 //                                    counts exchanged with ncclAllGather).
 //   sort_keys / sort_pairs           the global stable sort (every key type, descending, bit range;
-//                                    radix_sort.hpp's order), rank r ending with the r-th slice and
-//                                    n_global / P items (± 1) whatever the keys: cuts located exactly
-//                                    by a digit-by-digit search over the sorted shards, ties shared in
+//                                    radix_sort.hpp's order), rank r ending with the r-th slice:
+//                                    n_global / P items, one more on the first n_global % P ranks,
+//                                    whatever the keys; cuts located exactly by a digit-by-digit
+//                                    search over the sorted shards, ties shared in
 //                                    global input order, pieces exchanged with ncclSend/ncclRecv, then
 //                                    sorted locally (core/src/distributed_sort.cu). Synchronous (the
 //                                    exchange needs its counts on the host); allocates its own storage;
