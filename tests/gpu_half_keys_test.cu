@@ -115,7 +115,9 @@ class half_keys_test : public gpu_test {};
 
 TEST_F(half_keys_test, f16_and_bf16_sorted_whole) {
   for (bool descending : {false, true}) {
-    for (std::int64_t n : {std::int64_t(1), std::int64_t(1000), std::int64_t(100003), std::int64_t(1) << 20}) {
+    // 3001 and 8192: one block sorting the encoded keys (keys alone) or ranking positions (argsort)
+    for (std::int64_t n : {std::int64_t(1), std::int64_t(1000), std::int64_t(3001), std::int64_t(8192), std::int64_t(100003),
+                           std::int64_t(1) << 20}) {
       check_whole_sort<__half>(n, descending, 1 + n);
       check_whole_sort<__nv_bfloat16>(n, descending, 2 + n);
     }

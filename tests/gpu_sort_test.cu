@@ -201,6 +201,22 @@ TEST_F(sort_test, special_floats_and_integer_limits) {
   check_sort(special_floats<float>(15, 1000), 0, -1, false, false, "special f32 keys, 15000 keys");
   check_sort(special_floats<double>(13, 400), 0, -1, true, false, "special f64 desc, 6000 keys");
   check_sort(special_floats<double>(16, 200), 0, -1, false, false, "special f64 keys, 3000 keys");
+  // Float keys alone of 2049-8192 (f64: 1025-4096) sort their encoded keys in one block; the zeros get
+  // their signs back in input order (give_zeros_their_signs): ascending, descending, rows of zeros only,
+  // and keys with +0.0 but no -0.0 (the path without the fix-up).
+  check_sort(special_floats<float>(17, 200), 0, -1, false, false, "special f32 keys, 3000 keys");
+  check_sort(special_floats<float>(18, 500), 0, -1, true, false, "special f32 desc keys, 7500 keys");
+  check_sort(special_floats<double>(19, 100), 0, -1, true, false, "special f64 desc keys, 1500 keys");
+  for (bool desc : {false, true}) {
+    std::vector<float> zeros(5000);
+    std::mt19937 rng(20 + desc);
+    for (auto& z : zeros) z = (rng() & 1) ? -0.0f : 0.0f;
+    check_sort(zeros, 0, -1, desc, false, desc ? "±0.0 only desc keys, 5000" : "±0.0 only keys, 5000");
+    std::vector<float> no_negative_zero = special_floats<float>(21 + desc, 300);
+    for (auto& v : no_negative_zero)
+      if (v == 0.0f) v = 0.0f;
+    check_sort(no_negative_zero, 0, -1, desc, false, "special f32 keys without -0.0, 4500");
+  }
   for (bool desc : {false, true}) {  // partial ranges: ±0.0 take CUB's bits in each direction
     check_sort(special_floats<float>(5), 1, 3, desc, true, "special f32 [1,3)");
     check_sort(special_floats<float>(6), 28, 32, desc, true, "special f32 [28,32)");

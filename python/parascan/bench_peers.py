@@ -129,7 +129,30 @@ def run_cuda_compute(torch, median_ms, repeat, rows, row):
         ours = parascan.sort(x)
         row("sort i32", f"2^{k}", "cuda.compute.radix_sort", best(sort_obj, sort_once),
             median_ms(torch, lambda: parascan.sort(x), repeat), bool(torch.equal(ours, keys)))
-        del ours, temp, sorter, keys, out, x
+        del ours, temp, sorter
+
+        # argsort: theirs sorts (key, position) pairs, the positions made once beforehand (not timed);
+        # int64 positions, as parascan.argsort returns (and torch and NumPy).
+        positions = torch.arange(n, dtype=torch.int64, device="cuda")
+        order = torch.empty_like(positions)
+        pairs = cc.make_radix_sort(d_in_keys=x, d_out_keys=keys, d_in_values=positions, d_out_values=order,
+                                   order=cc.SortOrder.ASCENDING)
+        temp = temp_for(pairs(temp_storage=None, d_in_keys=x, d_out_keys=keys, d_in_values=positions,
+                              d_out_values=order, num_items=n, stream=st))
+
+        def argsort_obj():
+            pairs(temp_storage=temp, d_in_keys=x, d_out_keys=keys, d_in_values=positions, d_out_values=order,
+                  num_items=n, stream=st)
+
+        def argsort_once():
+            cc.radix_sort(d_in_keys=x, d_out_keys=keys, d_in_values=positions, d_out_values=order, num_items=n,
+                          order=cc.SortOrder.ASCENDING, stream=st)
+
+        argsort_obj()
+        ours = parascan.argsort(x)
+        row("argsort i32", f"2^{k}", "cuda.compute.radix_sort (pairs)", best(argsort_obj, argsort_once),
+            median_ms(torch, lambda: parascan.argsort(x), repeat), bool(torch.equal(ours, order)))
+        del ours, temp, pairs, positions, order, keys, out, x
         torch.cuda.empty_cache()
 
     g = torch.Generator(device="cuda").manual_seed(35)

@@ -319,11 +319,12 @@ bool sorted_by_one_block(std::int64_t n, const sort_options& o) {
 
 /// Keys alone, one row for one block at a shape of its own (experiments/one_block_sort.cu, H100,
 /// performance.md entry 48), before the segmented sort's row (sorted_by_one_block) and the Onesweep:
-///   integer keys on every bit, keys only (one_row_keys_kernel): ≤ 4-byte keys 2049–4096 at 512 × 8
+///   keys on every bit, keys only (one_row_keys_kernel; floats too since entry 51, their zeros' signs
+///   put back where a −0.0 is present): ≤ 4-byte keys 2049–4096 at 512 × 8
 ///   (4096 u32: 13.9 µs against the segmented row's 16.1, CUB 12.5), 4097–8192 at 512 × 16 (8192:
 ///   19.8 µs against the Onesweep's 37.3, CUB 44.5); 8-byte keys 1025–2048 at 256 × 8 (2048 u64: 16.5
 ///   against 18.5, CUB 16.3), 2049–4096 at 512 × 8
-///   other keys (floats, bit ranges), ranked with their positions (one_row_kernel): past the segmented
+///   keys on a bit range, ranked with their positions (one_row_kernel): past the segmented
 ///   row's tile up to 8192 ≤ 4-byte keys at 512 × 16 (24.2 µs) and 4096 8-byte keys at 512 × 8 (28.9
 ///   against the Onesweep's 58.5, CUB 71.6)
 /// Smaller rows stay the segmented sort's (256 × 4 and 256 × 8 were faster up to 1024 and 2048).
@@ -333,9 +334,9 @@ struct one_row_plan {
   static constexpr std::int64_t largest = narrow ? 8192 : 4096;
   bool keys_only;
   std::int64_t n;
-  one_row_plan(std::int64_t count, key_kind kind, const sort_options& o) : n(count) {
+  one_row_plan(std::int64_t count, const sort_options& o) : n(count) {
     const int key_bits = static_cast<int>(8 * sizeof(Bits));
-    keys_only = kind != key_kind::floating && o.begin_bit == 0 && (o.end_bit < 0 || o.end_bit == key_bits);
+    keys_only = o.begin_bit == 0 && (o.end_bit < 0 || o.end_bit == key_bits);
   }
   bool taken(const sort_options& o) const {
     const std::int64_t after = keys_only ? (narrow ? 2048 : 1024) : segmented::tiles<Bits, no_values>::size;
@@ -414,7 +415,7 @@ cudaError_t radix_sort_bits(void* d_temp, std::size_t& temp_bytes, const Bits* d
     return device::sort_detail::sort<Bits, no_values>(t, b, d_keys_in, d_keys_out, nullptr, nullptr, n, kind, options,
                                                       stream);
   };
-  const device::sort_detail::one_row_plan<Bits> row(n, kind, options);
+  const device::sort_detail::one_row_plan<Bits> row(n, options);
   if (row.taken(options)) {
     const auto one = [&](void* t, std::size_t& b) {
       return device::sort_detail::sort_one_row<Bits>(t, b, d_keys_in, d_keys_out, row, kind, options, stream);

@@ -163,21 +163,60 @@ __global__ void __launch_bounds__(Threads)
   sort_tile<Threads, Items>(keys_in, values_in, 0, n, keys_out, values_out, key_of, storage);
 }
 
-/// The same for integer keys compared on every bit: the encoded key is the sort key and decodes back
-/// to the key, so no position is ranked or gathered (block::radix_sort's keys-only form).
+/// After a keys-only sort of encoded floats whose −0.0 were taken for +0.0 (codec.ordered), the zeros of
+/// the sorted tile (s.u.keys[L, L + Z)) given back their signs in input order, which is where the stable
+/// sort of the keys, −0.0 equal to +0.0 (CUB's order), leaves them. zero / negative: bit j set where the
+/// thread's warp-striped item j (warp_begin + j · 32 + lane) was ±0.0 / −0.0 before the sort. A zero's
+/// place among the zeros: its warp's zeros before it (one ballot per row), then the earlier warps'
+/// (one block exclusive sum); L by a binary search of the sorted keys. Only a row holding a −0.0 pays.
+template <int Threads, int Items, class U, class Storage>
+__device__ void give_zeros_their_signs(unsigned zero, unsigned negative, int n, const key_codec<U>& codec, Storage& s) {
+  const unsigned lane = threadIdx.x % 32, lanes_before = (1u << lane) - 1;
+  unsigned rank[Items], in_warp = 0;
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const unsigned row = __ballot_sync(0xffffffffu, (zero >> j) & 1u);
+    rank[j] = in_warp + __popc(row & lanes_before);
+    in_warp += __popc(row);
+  }
+  unsigned total = 0;
+  const unsigned before = __shfl_sync(0xffffffffu, block::exclusive_sum<Threads>(lane == 0 ? in_warp : 0u, s.warp_totals, total), 0);
+  int lo = 0, hi = n;  // L: the first sorted key not below +0.0's image
+  while (lo < hi) {
+    const int m = (lo + hi) / 2;
+    if (s.u.keys[m] < codec.pos_zero) lo = m + 1;
+    else hi = m;
+  }
+  __syncthreads();  // every search done before a zero is written
+#pragma unroll
+  for (int j = 0; j < Items; ++j)
+    if ((zero >> j) & 1u) s.u.keys[lo + before + rank[j]] = (negative >> j) & 1u ? codec.neg_zero : codec.pos_zero;
+  __syncthreads();
+}
+
+/// Keys compared on every bit: the encoded key is the sort key and decodes back to the key, so no
+/// position is ranked or gathered (block::radix_sort's keys-only form). Floats sort −0.0 as +0.0 (the
+/// codec's ordered image, as the Onesweep compares them); where a −0.0 was read, the zeros get their
+/// signs back in input order before the keys are written (give_zeros_their_signs).
 template <int Threads, int Items, class U>
 __global__ void __launch_bounds__(Threads) one_row_keys_kernel(const U* keys_in, U* keys_out, int n, key_codec<U> codec) {
+  static_assert(Items <= 32, "one bit an item in the zero masks");
   using sorter = block::radix_sort<Threads, Items, U, false>;
   extern __shared__ __align__(16) unsigned char one_row_smem[];
   auto& storage = *reinterpret_cast<typename sorter::storage*>(one_row_smem);
   const int lane = threadIdx.x % 32, warp_begin = static_cast<int>(threadIdx.x / 32) * 32 * Items;
+  const bool floating = codec.neg_zero != codec.pos_zero;
   U key[Items];
+  unsigned zero = 0, negative = 0;
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const int i = warp_begin + j * 32 + lane;
-    key[j] = i < n ? codec.encode(keys_in[i]) : static_cast<U>(~U(0));  // past the end: after every real key
+    const U e = i < n ? codec.encode(keys_in[i]) : static_cast<U>(~U(0));  // past the end: after every real key
+    key[j] = codec.ordered(e);
+    if (floating && i < n) zero |= unsigned(key[j] == codec.pos_zero) << j, negative |= unsigned(e == codec.neg_zero) << j;
   }
   sorter::sort(key, static_cast<int>(8 * sizeof(U)), storage);
+  if (__syncthreads_or(negative != 0)) give_zeros_their_signs<Threads, Items>(zero, negative, n, codec, storage);
   for (int q = threadIdx.x; q < n; q += Threads) keys_out[q] = codec.decode(storage.u.keys[q]);
 }
 
