@@ -116,7 +116,10 @@ std::size_t sort_bytes(std::int64_t n, int mode) {
 
 template <class K, class V>
 void sized_for_n_serves_fewer() {
-  const std::int64_t sizes[] = {0, 1, 2, 3, 100, 2047, 2048, 2049, 4095, 4096, 4097, 5000, 8192, 20000, 1 << 20};
+  constexpr std::int64_t line = device::onesweep::small_pairs_below;  // pairs' small tiles below it
+  const std::int64_t sizes[] = {0,    1,    2,     3,       100,      2047, 2048,    2049, 4095,
+                                4096, 4097, 5000,  8192,    20000,    1 << 20, line - 1, line, line + 1,
+                                1 << 21};
   for (int mode : {0, 1, 2}) {
     if (mode == 2 && sizeof(V) < 4) continue;  // argsort positions are 4 or 8 bytes
     for (std::int64_t n : sizes)
@@ -130,8 +133,9 @@ void sized_for_n_serves_fewer() {
 }  // namespace
 
 // A caller that sizes the temporary storage for n keys may sort fewer with it (the out-of-core sort's
-// last chunk does): small sorts go to one block (sort_one_row, sorted_by_one_block) and
-// 0 or 1 keys to the Onesweep's copy, so the sizes must not shrink as n grows across those paths.
+// last chunk does): small sorts go to one block (sort_one_row, sorted_by_one_block), 0 or 1 keys to the
+// Onesweep's copy and pairs below small_pairs_below to smaller tiles, so the sizes must not shrink as n
+// grows across those paths.
 TEST(radix_bits, temporary_storage_for_n_serves_every_smaller_n) {
   sized_for_n_serves_fewer<std::uint32_t, std::uint32_t>();
   sized_for_n_serves_fewer<std::uint32_t, std::uint64_t>();

@@ -39,6 +39,19 @@ struct default_policy {
 template <class U, class V>
 using default_policy_t = typename default_policy<U, V>::type;
 
+/// Pairs of ≤ 4-byte items (argsort's 4-byte positions too) of fewer than `small_pairs_below` keys take
+/// 384 × 16 tiles: there 384 × 26 makes fewer tiles than an H100 or H200 has SMs (105 at 2^20 for 132).
+/// H100, against CUB 3.5 (performance.md entries 43, 51): at 2^20 pairs 85.1 → 79.4 µs, argsort 83.8 →
+/// 76.3; at 2^21 the default tile is the faster (115.8 against 124.6 µs), so the line sits where the
+/// default tiles reach 132.
+constexpr std::int64_t small_pairs_below = std::int64_t(132) * 384 * 26;
+template <class U, class V>
+struct small_n_policy {
+  static constexpr bool pairs = !std::is_same_v<V, no_values>;
+  static constexpr bool applies = pairs && sizeof(U) <= 4 && sizeof(V) <= 4;
+  using type = std::conditional_t<applies, policy<384, 16, 2>, default_policy_t<U, V>>;
+};
+
 /// Status words of every launch at most this many bytes in all: they get a region each, cleared with
 /// the rest by the sort's one memset, and the kernels follow each other by programmatic dependent
 /// launch (no memset between them). Larger sorts clear one region before each launch.

@@ -169,6 +169,13 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
   } else if (onesweep) {
     using policy = onesweep::default_policy_t<U, V>;
     counts_bytes = wide ? onesweep::temp_bytes<policy, std::uint64_t>(n, passes) : onesweep::temp_bytes<policy, std::uint32_t>(n, passes);
+    if constexpr (onesweep::small_n_policy<U, V>::applies) {
+      // The small tiles' storage for min(n, the line): storage sized for n then serves any smaller n too.
+      using small = typename onesweep::small_n_policy<U, V>::type;
+      const std::int64_t m = n < onesweep::small_pairs_below ? n : onesweep::small_pairs_below;
+      const std::size_t b = onesweep::temp_bytes<small, std::uint32_t>(m, passes);
+      if (b > counts_bytes) counts_bytes = b;
+    }
   } else {
     counts_bytes = align_up(static_cast<std::size_t>(count_items) * (wide ? 8 : 4));
     cudaError_t e = wide ? exclusive_scan<std::uint64_t, std::uint64_t, sum>(nullptr, scan_bytes, nullptr, nullptr,
@@ -247,6 +254,11 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
     using policy = onesweep::default_policy_t<U, V>;
     const onesweep::pass_set ps{o.begin_bit, end_bit, passes, kind, o.descending};
     const onesweep::buffers<U, V> io{keys_in, keys_out, key_temp, values_in, values_out, value_temp};
+    if constexpr (onesweep::small_n_policy<U, V>::applies) {
+      if (n < onesweep::small_pairs_below)
+        return onesweep::run<typename onesweep::small_n_policy<U, V>::type, std::uint32_t>(t, io, n, ps, stream,
+                                                                                          o.debug_synchronous);
+    }
     return wide ? onesweep::run<policy, std::uint64_t>(t, io, n, ps, stream, o.debug_synchronous)
                 : onesweep::run<policy, std::uint32_t>(t, io, n, ps, stream, o.debug_synchronous);
   }
