@@ -22,6 +22,7 @@
 #include <vector>
 #include "parascan/device/device_radix_sort.cuh"
 #include "parascan/device/device_segmented_sort.cuh"
+#include "parascan/buffer.hpp"
 #include "parascan/device/device_select.cuh"
 #include "parascan/radix_sort.hpp"
 #include "cub_sort_timing.cuh"
@@ -64,40 +65,34 @@ cudaError_t cub_keys(void* t, std::size_t& b, const F* in, F* out, std::int64_t 
   return desc ? cub::DeviceRadixSort::SortKeysDescending(t, b, in, out, m) : cub::DeviceRadixSort::SortKeys(t, b, in, out, m);
 }
 
-struct device_memory {
-  void* p = nullptr;
-  explicit device_memory(std::size_t b) { CK(cudaMalloc(&p, b > 0 ? b : 1)); }
-  ~device_memory() { cudaFree(p); }
-};
-
 /// Checks (and with `timed`, times) n keys of `kind`; returns the bytes that differ from CUB's.
 template <class F>
 long long one(const char* type, int n, input kind, bool desc, bool timed) {
   const auto h = make<F>(n, kind, 1000u * n + static_cast<unsigned>(kind) * 10u + desc);
   const std::size_t bytes = sizeof(F) * static_cast<std::size_t>(n);
-  device_memory in(bytes), ours(bytes), ref(bytes);
-  const F* d_in = static_cast<const F*>(in.p);
-  CK(cudaMemcpy(in.p, h.data(), bytes, cudaMemcpyHostToDevice));
+  parascan::device_buffer<F> in(n), ours(n), ref(n);
+  in.copy_from_host(h.data(), n);
+  const F* d_in = in.data();
   parascan::sort_options o;
   o.descending = desc;
   std::size_t ob = 0, cb = 0, cb64 = 0;
-  CK(parascan::radix_sort_keys(nullptr, ob, d_in, static_cast<F*>(ours.p), n, o));
-  CK(cub_keys(nullptr, cb, d_in, static_cast<F*>(ref.p), n, desc, false));
-  CK(cub_keys(nullptr, cb64, d_in, static_cast<F*>(ref.p), n, desc, true));
-  device_memory ot(ob), ct(std::max(cb, cb64));
-  CK(cudaMemset(ours.p, 0xa5, bytes));
-  CK(parascan::radix_sort_keys(ot.p, ob, d_in, static_cast<F*>(ours.p), n, o));
-  CK(cub_keys(ct.p, cb, d_in, static_cast<F*>(ref.p), n, desc, false));
+  CK(parascan::radix_sort_keys(nullptr, ob, d_in, ours.data(), n, o));
+  CK(cub_keys(nullptr, cb, d_in, ref.data(), n, desc, false));
+  CK(cub_keys(nullptr, cb64, d_in, ref.data(), n, desc, true));
+  parascan::device_buffer<unsigned char> ot(std::max<std::size_t>(ob, 1)), ct(std::max<std::size_t>({cb, cb64, 1}));
+  ours.poison();
+  CK(parascan::radix_sort_keys(ot.data(), ob, d_in, ours.data(), n, o));
+  CK(cub_keys(ct.data(), cb, d_in, ref.data(), n, desc, false));
   CK(cudaDeviceSynchronize());
-  const long long bad = mismatches(ours.p, ref.p, bytes);
+  const long long bad = mismatches(ours.data(), ref.data(), bytes);
   std::printf("%-4s %5d %-8s %-4s %s", type, n, input_name[static_cast<int>(kind)], desc ? "desc" : "asc",
               bad ? "DIFFERS from CUB" : "equal to CUB");
   if (timed) {
     timing_options t;
     if (const char* r = std::getenv("REPS")) t.reps = std::atoi(r);
-    const float us = 1e3f * median_ms(t, [&] { CK(parascan::radix_sort_keys(ot.p, ob, d_in, static_cast<F*>(ours.p), n, o)); });
-    const float c32 = 1e3f * median_ms(t, [&] { CK(cub_keys(ct.p, cb, d_in, static_cast<F*>(ref.p), n, desc, false)); });
-    const float c64 = 1e3f * median_ms(t, [&] { CK(cub_keys(ct.p, cb64, d_in, static_cast<F*>(ref.p), n, desc, true)); });
+    const float us = 1e3f * median_ms(t, [&] { CK(parascan::radix_sort_keys(ot.data(), ob, d_in, ours.data(), n, o)); });
+    const float c32 = 1e3f * median_ms(t, [&] { CK(cub_keys(ct.data(), cb, d_in, ref.data(), n, desc, false)); });
+    const float c64 = 1e3f * median_ms(t, [&] { CK(cub_keys(ct.data(), cb64, d_in, ref.data(), n, desc, true)); });
     const float cub = std::min(c32, c64);
     std::printf("   parascan %6.2f us   CUB %6.2f us (int %.2f, int64 %.2f)   %.2fx", us, cub, c32, c64, cub / us);
   }

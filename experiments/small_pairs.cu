@@ -15,17 +15,10 @@
 #include <vector>
 #include "parascan/device/device_radix_sort.cuh"
 #include "parascan/device/device_segmented_sort.cuh"
+#include "parascan/buffer.hpp"
 #include "parascan/device/device_select.cuh"
 #include "parascan/radix_sort.hpp"
 #include "cub_sort_timing.cuh"
-
-struct device_memory {
-  void* p = nullptr;
-  explicit device_memory(std::size_t b) { CK(cudaMalloc(&p, b > 0 ? b : 1)); }
-  ~device_memory() { cudaFree(p); }
-  template <class T>
-  T* as() const { return static_cast<T*>(p); }
-};
 
 template <class K, class V>
 cudaError_t cub_pairs(void* t, std::size_t& b, const K* k, K* ko, const V* v, V* vo, std::int64_t n, bool desc, bool wide) {
@@ -48,34 +41,39 @@ long long one(const char* what, std::int64_t n, bool argsort, bool desc, bool ti
     hv[i] = argsort ? static_cast<V>(i) : static_cast<V>(r >> 17);
   }
   const std::size_t kb = sizeof(K) * n, vb = sizeof(V) * n;
-  device_memory k(kb), ko(kb), kr(kb), v(vb), vo(vb), vr(vb);
-  CK(cudaMemcpy(k.p, hk.data(), kb, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(v.p, hv.data(), vb, cudaMemcpyHostToDevice));
+  parascan::device_buffer<K> k(n), ko(n), kr(n);
+  parascan::device_buffer<V> v(n), vo(n), vr(n);
+  k.copy_from_host(hk.data(), n);
+  v.copy_from_host(hv.data(), n);
   parascan::sort_options o;
   o.descending = desc;
-  const V* vin = argsort ? nullptr : v.as<V>();
+  const K* kin = k.data();
+  const V* vin = argsort ? nullptr : v.data();
+  const auto ours = [&](void* t, std::size_t& b) { return parascan::radix_sort_pairs(t, b, kin, ko.data(), vin, vo.data(), n, o); };
+  const auto theirs = [&](void* t, std::size_t& b, bool wide) {
+    return cub_pairs(t, b, kin, kr.data(), static_cast<const V*>(v.data()), vr.data(), n, desc, wide);
+  };
   std::size_t ob = 0, cb = 0, cb64 = 0;
-  CK(parascan::radix_sort_pairs(nullptr, ob, k.as<const K>(), ko.as<K>(), vin, vo.as<V>(), n, o));
-  CK(cub_pairs(nullptr, cb, k.as<const K>(), kr.as<K>(), v.as<const V>(), vr.as<V>(), n, desc, false));
-  CK(cub_pairs(nullptr, cb64, k.as<const K>(), kr.as<K>(), v.as<const V>(), vr.as<V>(), n, desc, true));
-  device_memory ot(ob), ct(std::max(cb, cb64));
-  CK(cudaMemset(ko.p, 0xa5, kb));
-  CK(cudaMemset(vo.p, 0xa5, vb));
-  CK(parascan::radix_sort_pairs(ot.p, ob, k.as<const K>(), ko.as<K>(), vin, vo.as<V>(), n, o));
-  CK(cub_pairs(ct.p, cb, k.as<const K>(), kr.as<K>(), v.as<const V>(), vr.as<V>(), n, desc, false));
+  CK(ours(nullptr, ob));
+  CK(theirs(nullptr, cb, false));
+  CK(theirs(nullptr, cb64, true));
+  parascan::device_buffer<unsigned char> ot(std::max<std::size_t>(ob, 1)), ct(std::max<std::size_t>({cb, cb64, 1}));
+  ko.poison(), vo.poison();
+  CK(ours(ot.data(), ob));
+  CK(theirs(ct.data(), cb, false));
   CK(cudaDeviceSynchronize());
-  const long long bad = mismatches(ko.p, kr.p, kb) + mismatches(vo.p, vr.p, vb);
+  const long long bad = mismatches(ko.data(), kr.data(), kb) + mismatches(vo.data(), vr.data(), vb);
   std::printf("%-22s %8lld %-4s %s", what, static_cast<long long>(n), desc ? "desc" : "asc",
               bad ? "DIFFERS from CUB" : "equal to CUB");
   if (timed) {
     timing_options t;
     if (const char* r = std::getenv("REPS")) t.reps = std::atoi(r);
-    const float us = 1e3f * median_ms(t, [&] { CK(parascan::radix_sort_pairs(ot.p, ob, k.as<const K>(), ko.as<K>(), vin, vo.as<V>(), n, o)); });
-    const float c32 = 1e3f * median_ms(t, [&] { CK(cub_pairs(ct.p, cb, k.as<const K>(), kr.as<K>(), v.as<const V>(), vr.as<V>(), n, desc, false)); });
-    const float c64 = 1e3f * median_ms(t, [&] { CK(cub_pairs(ct.p, cb64, k.as<const K>(), kr.as<K>(), v.as<const V>(), vr.as<V>(), n, desc, true)); });
-    const float cub = std::min(c32, c64);
+    const float us = 1e3f * median_ms(t, [&] { CK(ours(ot.data(), ob)); });
+    const float c32 = 1e3f * median_ms(t, [&] { CK(theirs(ct.data(), cb, false)); });
+    const float c64 = 1e3f * median_ms(t, [&] { CK(theirs(ct.data(), cb64, true)); });
+    const float best = std::min(c32, c64);
     std::printf("   parascan %7.2f us   CUB %d.%d %7.2f us (int %.2f, int64 %.2f)   %.3fx", us, CUB_MAJOR_VERSION,
-                CUB_MINOR_VERSION, cub, c32, c64, cub / us);
+                CUB_MINOR_VERSION, best, c32, c64, best / us);
   }
   std::printf("\n");
   return bad;
