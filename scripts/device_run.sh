@@ -38,12 +38,14 @@ ln -sfn "$root/carry/prefix/lib" /work/main/build/core
 ln -sfn "$root/carry/prefix/lib" /work/main/build/validation
 nccl=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
 export LD_LIBRARY_PATH=$root/carry/prefix/lib:/usr/local/cuda/lib64:${nccl:+$nccl:}${LD_LIBRARY_PATH:-}
-# (the multigpu mode needs no Python module: no pip there)
-[ "$mode" = multigpu ] && echo "pip rc=skipped (multigpu)" > $L/pip.log
-[ "$mode" = multigpu ] || ( python3 -m pip install -q --no-build-isolation --no-deps --upgrade --target /tmp/pysite . \
-    -C cmake.define.CMAKE_PREFIX_PATH="$root/carry/prefix" -C cmake.define.CMAKE_CUDA_ARCHITECTURES=90 \
-    > $L/pip.log 2>&1; echo "pip rc=$?" >> $L/pip.log ) &
-pip_pid=$!; [ "$mode" = multigpu ] && pip_pid=
+if [ "$mode" = multigpu ]; then  # the multi-GPU tests need no Python module
+  echo "pip rc=skipped (multigpu)" > $L/pip.log; pip_pid=
+else
+  ( python3 -m pip install -q --no-build-isolation --no-deps --upgrade --target /tmp/pysite . \
+      -C cmake.define.CMAKE_PREFIX_PATH="$root/carry/prefix" -C cmake.define.CMAKE_CUDA_ARCHITECTURES=90 \
+      > $L/pip.log 2>&1; echo "pip rc=$?" >> $L/pip.log ) &
+  pip_pid=$!
+fi
 B=carry/bin
 export PYTHONPATH=/tmp/pysite PARASCAN_STRICT_FRAMEWORKS=1
 # Wheels the image lacks (cuda.compute's cuda-cccl), carried in .whl/ (device README).
