@@ -8,7 +8,9 @@ host cost of one call at 2^10: the Python function (its direct path, and the Pyt
 and the compiled layer called with raw pointers (the C++ call plus nanobind's conversion), without
 synchronising. --batched: instead, the batched shapes (rows sorted, argsorted and scanned along either
 axis of a matrix) beside torch and CuPy (bench_batched.py). --peers: beside cuda.compute at its fastest
-call form and beside jax.numpy / jax.lax under jax.jit (bench_peers.py).
+call form and beside jax.numpy / jax.lax under jax.jit (bench_peers.py). --targets: issue 35's table, cumsum,
+select, sort and argsort with torch, CuPy and JAX inputs against the fastest of torch, CuPy, cuda.compute and
+jitted JAX, wall time per call in one process (bench_targets.py), the cells below their targets listed.
 """
 import argparse
 import os
@@ -54,12 +56,14 @@ def _framework_overheads(torch, cupy, host_us, x):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--sizes", default="20,24,28,30")
+    p.add_argument("--sizes", help="log2 sizes, comma-separated (default 20,24,28,30; --targets 20,24,28)")
     p.add_argument("--repeat", type=int, default=10)
     p.add_argument("--csv")
     p.add_argument("--batched", action="store_true", help="the batched shapes (sort/argsort of rows, cumsum along an axis)")
     p.add_argument("--peers", action="store_true",
                    help="beside cuda.compute (its fastest call form) and JAX's own operations under jax.jit")
+    p.add_argument("--targets", action="store_true",
+                   help="issue 35's target table: each op with torch, CuPy and JAX inputs against the fastest peer")
     a = p.parse_args(argv)
     if parascan.device_count() == 0:
         print("parascan.bench: no CUDA device", file=sys.stderr)
@@ -72,6 +76,18 @@ def main(argv=None):
     print(f"parascan {parascan.__version__} on {torch.cuda.get_device_name()}, torch {torch.__version__}"
           + (f", cupy {cupy.__version__}" if cupy else "") + f", median of {a.repeat}")
     rows = []
+    if a.targets:
+        from . import bench_targets
+
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # torch shares this process
+        bench_targets.run(torch, a.repeat, rows,
+                                   tuple(int(v) for v in a.sizes.split(",")) if a.sizes else bench_targets.SIZES)
+        if a.csv:
+            with open(a.csv, "w") as f:
+                f.write("op,size,peer,peer_ms,input,parascan_ms,check\n")
+                for op, size, peer, pm, fw, om, ok in rows:
+                    f.write(f"{op},{size},{peer},{pm:.6f},{fw},{om:.6f},{'ok' if ok else 'mismatch'}\n")
+        return 1 if any(not r[6] for r in rows) else 0
     if a.batched or a.peers:
         if a.batched:
             from . import bench_batched
@@ -106,7 +122,7 @@ def main(argv=None):
 
     s = torch.cuda.current_stream()
     with torch.cuda.stream(s):
-        for k in (int(v) for v in a.sizes.split(",")):
+        for k in (int(v) for v in (a.sizes or "20,24,28,30").split(",")):
             n = 1 << k
             free = torch.cuda.mem_get_info()[0]
             x = torch.randint(0, 1 << 30, (n,), dtype=torch.int32, device="cuda")

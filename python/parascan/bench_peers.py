@@ -33,11 +33,85 @@ class _Stream:
         return (0, self.handle)
 
 
-def run_cuda_compute(torch, median_ms, repeat, rows, row):
+SELECT_ABOVE = 536870912  # select keeps the items above 2^29
+
+
+def cuda_compute_form(torch, cc, x, op):
+    """cuda.compute's fastest call of `op` ("cumsum", "select", "sort", "argsort") on the int32 torch tensor
+    x: the ``make_*`` object built and its temporary storage allocated here, once. Returns (name, call,
+    once, result): `call` runs the object, `once` the one-shot function where cuda.compute has one (else
+    None), `result()` its output as a torch tensor. select's predicate (x > 2^29) is compiled in and its
+    count stays on the device; argsort sorts (key, int64 position) pairs, the positions made here."""
+    st, n = _Stream(torch.cuda.current_stream().cuda_stream), x.numel()
+
+    def storage(nbytes):
+        return torch.empty(max(int(nbytes), 1), dtype=torch.uint8, device="cuda")
+
+    if op == "cumsum":
+        out, plus = torch.empty_like(x), cc.OpKind.PLUS
+        obj = cc.make_inclusive_scan(d_in=x, d_out=out, op=plus, init_value=None)
+        temp = storage(obj(temp_storage=None, d_in=x, d_out=out, op=plus, init_value=None, num_items=n, stream=st))
+        return ("cuda.compute.inclusive_scan",
+                lambda: obj(temp_storage=temp, d_in=x, d_out=out, op=plus, init_value=None, num_items=n, stream=st),
+                lambda: cc.inclusive_scan(d_in=x, d_out=out, op=plus, init_value=None, num_items=n, stream=st),
+                lambda: out)
+    if op == "select":
+        from cuda.compute.op import make_op_adapter
+
+        if not hasattr(np, "row_stack"):  # cuda-cccl 1.1.1's predicate build calls it; NumPy 2.4 removed it
+            np.row_stack = np.vstack
+
+        def above(v):
+            return 1 if v > 536870912 else 0
+
+        cond = make_op_adapter(above)
+        kept, count = torch.empty_like(x), torch.zeros(1, dtype=torch.int64, device="cuda")
+        obj = cc.make_select(d_in=x, d_out=kept, d_num_selected_out=count, cond=cond)
+        temp = storage(obj(temp_storage=None, d_in=x, d_out=kept, d_num_selected_out=count, cond=cond, num_items=n,
+                           stream=st))
+        return ("cuda.compute.select",
+                lambda: obj(temp_storage=temp, d_in=x, d_out=kept, d_num_selected_out=count, cond=cond, num_items=n,
+                            stream=st),
+                None, lambda: kept[:int(count[0])])
+    keys = torch.empty_like(x)
+    if op == "sort":
+        obj = cc.make_radix_sort(d_in_keys=x, d_out_keys=keys, d_in_values=None, d_out_values=None,
+                                 order=cc.SortOrder.ASCENDING)
+        temp = storage(obj(temp_storage=None, d_in_keys=x, d_out_keys=keys, d_in_values=None, d_out_values=None,
+                           num_items=n, stream=st))
+        return ("cuda.compute.radix_sort",
+                lambda: obj(temp_storage=temp, d_in_keys=x, d_out_keys=keys, d_in_values=None, d_out_values=None,
+                            num_items=n, stream=st),
+                lambda: cc.radix_sort(d_in_keys=x, d_out_keys=keys, num_items=n, order=cc.SortOrder.ASCENDING,
+                                      stream=st),
+                lambda: keys)
+    positions = torch.arange(n, dtype=torch.int64, device="cuda")  # made once, not timed
+    order = torch.empty_like(positions)
+    obj = cc.make_radix_sort(d_in_keys=x, d_out_keys=keys, d_in_values=positions, d_out_values=order,
+                             order=cc.SortOrder.ASCENDING)
+    temp = storage(obj(temp_storage=None, d_in_keys=x, d_out_keys=keys, d_in_values=positions, d_out_values=order,
+                       num_items=n, stream=st))
+    return ("cuda.compute.radix_sort (pairs)",
+            lambda: obj(temp_storage=temp, d_in_keys=x, d_out_keys=keys, d_in_values=positions, d_out_values=order,
+                        num_items=n, stream=st),
+            lambda: cc.radix_sort(d_in_keys=x, d_out_keys=keys, d_in_values=positions, d_out_values=order,
+                                  num_items=n, order=cc.SortOrder.ASCENDING, stream=st),
+            lambda: order)
+
+
+def import_cuda_compute():
+    """cuda.compute, or None with the reason printed."""
     try:
         import cuda.compute as cc
+        return cc
     except Exception as e:  # not installed, or no usable CUDA bindings
         print(f"cuda.compute: not usable ({type(e).__name__}: {e}); not compared")
+        return None
+
+
+def run_cuda_compute(torch, median_ms, repeat, rows, row):
+    cc = import_cuda_compute()
+    if cc is None:
         return
     st = _Stream(torch.cuda.current_stream().cuda_stream)
     plus = cc.OpKind.PLUS
@@ -45,114 +119,60 @@ def run_cuda_compute(torch, median_ms, repeat, rows, row):
     def temp_for(nbytes):
         return torch.empty(max(int(nbytes), 1), dtype=torch.uint8, device="cuda")
 
-    def best(*forms):
-        return min(median_ms(torch, f, repeat) for f in forms)
+    def timed(form):
+        """Their time (the faster of the object and the one-shot call) and their result."""
+        name, call, once, result = form
+        call()
+        return name, min(median_ms(torch, f, repeat) for f in (call, once) if f is not None), result()
 
     for k in SIZES:
         n = 1 << k
         x = torch.randint(0, 1 << 30, (n,), dtype=torch.int32, device="cuda")
-        out = torch.empty_like(x)
-        scan = cc.make_inclusive_scan(d_in=x, d_out=out, op=plus, init_value=None)
-        temp = temp_for(scan(temp_storage=None, d_in=x, d_out=out, op=plus, init_value=None, num_items=n, stream=st))
-
-        def scan_obj():
-            scan(temp_storage=temp, d_in=x, d_out=out, op=plus, init_value=None, num_items=n, stream=st)
-
-        def scan_once():
-            cc.inclusive_scan(d_in=x, d_out=out, op=plus, init_value=None, num_items=n, stream=st)
-
-        scan_obj()
+        name, theirs, out = timed(cuda_compute_form(torch, cc, x, "cumsum"))
         ours = parascan.inclusive_scan(x)
         given = torch.empty_like(x)  # ours in both forms too: a new output, and out= as theirs writes
-        row("cumsum i32", f"2^{k}", "cuda.compute.inclusive_scan", best(scan_obj, scan_once),
-            best(lambda: parascan.inclusive_scan(x), lambda: parascan.inclusive_scan(x, out=given)),
+        row("cumsum i32", f"2^{k}", name, theirs,
+            min(median_ms(torch, f, repeat) for f in (lambda: parascan.inclusive_scan(x),
+                                                       lambda: parascan.inclusive_scan(x, out=given))),
             bool(torch.equal(ours, out)) and bool(torch.equal(parascan.inclusive_scan(x, out=given), out)))
-        del ours, given, temp, scan
+        del ours, given, out
 
         def select_case():
             # select: cuda.compute's predicate compiled in; parascan's mask made beforehand (one byte an item read
             # beside the four), both writing a device-side count without a host synchronisation.
-            from cuda.compute.op import make_op_adapter
-
-            if not hasattr(np, "row_stack"):  # cuda-cccl 1.1.1's predicate build calls it; NumPy 2.4 removed it
-                np.row_stack = np.vstack
-
-            def above(v):
-                return 1 if v > 536870912 else 0
-
-            cond = make_op_adapter(above)
-            kept, count = torch.empty_like(x), torch.zeros(1, dtype=torch.int64, device="cuda")
-            selector = cc.make_select(d_in=x, d_out=kept, d_num_selected_out=count, cond=cond)
-            temp = temp_for(selector(temp_storage=None, d_in=x, d_out=kept, d_num_selected_out=count, cond=cond,
-                                     num_items=n, stream=st))
-
-            def select_obj():
-                selector(temp_storage=temp, d_in=x, d_out=kept, d_num_selected_out=count, cond=cond, num_items=n,
-                         stream=st)
-
-            select_obj()
-            mask = x > 536870912
+            name, theirs, kept = timed(cuda_compute_form(torch, cc, x, "select"))
+            m = kept.numel()
+            mask = x > SELECT_ABOVE
             ours, ours_count = torch.empty_like(x), torch.zeros(1, dtype=torch.int64, device="cuda")
             parascan.select(x, mask=mask, out=ours, count=ours_count)
-            m = int(count[0])
-            ok = int(ours_count[0]) == m and bool(torch.equal(ours[:m], kept[:m]))
-            theirs = median_ms(torch, select_obj, repeat)
-            row("select i32 mask", f"2^{k}", "cuda.compute.select", theirs,
+            ok = int(ours_count[0]) == m and bool(torch.equal(ours[:m], kept))
+            row("select i32 mask", f"2^{k}", name, theirs,
                 median_ms(torch, lambda: parascan.select(x, mask=mask, out=ours, count=ours_count), repeat), ok)
             # The like-for-like form: parascan's rule evaluated in the kernel, as their predicate is.
-            parascan.select(x, keep="gt:536870912", out=ours, count=ours_count)
-            ok = int(ours_count[0]) == m and bool(torch.equal(ours[:m], kept[:m]))
-            row("select i32 rule", f"2^{k}", "cuda.compute.select", theirs,
-                median_ms(torch, lambda: parascan.select(x, keep="gt:536870912", out=ours, count=ours_count), repeat),
-                ok)
-            del ours, ours_count, kept, count, temp, selector, mask
+            parascan.select(x, keep=f"gt:{SELECT_ABOVE}", out=ours, count=ours_count)
+            ok = int(ours_count[0]) == m and bool(torch.equal(ours[:m], kept))
+            row("select i32 rule", f"2^{k}", name, theirs,
+                median_ms(torch, lambda: parascan.select(x, keep=f"gt:{SELECT_ABOVE}", out=ours, count=ours_count),
+                          repeat), ok)
 
         try:
             select_case()
         except Exception as e:  # a peer that fails to build its predicate is reported, not fatal
             print(f"select i32 2^{k}: cuda.compute.select failed ({type(e).__name__}: {e})")
 
-        keys = torch.empty_like(x)
-        sorter = cc.make_radix_sort(d_in_keys=x, d_out_keys=keys, d_in_values=None, d_out_values=None,
-                                    order=cc.SortOrder.ASCENDING)
-        temp = temp_for(sorter(temp_storage=None, d_in_keys=x, d_out_keys=keys, d_in_values=None, d_out_values=None,
-                               num_items=n, stream=st))
-
-        def sort_obj():
-            sorter(temp_storage=temp, d_in_keys=x, d_out_keys=keys, d_in_values=None, d_out_values=None, num_items=n,
-                   stream=st)
-
-        def sort_once():
-            cc.radix_sort(d_in_keys=x, d_out_keys=keys, num_items=n, order=cc.SortOrder.ASCENDING, stream=st)
-
-        sort_obj()
+        name, theirs, keys = timed(cuda_compute_form(torch, cc, x, "sort"))
         ours = parascan.sort(x)
-        row("sort i32", f"2^{k}", "cuda.compute.radix_sort", best(sort_obj, sort_once),
-            median_ms(torch, lambda: parascan.sort(x), repeat), bool(torch.equal(ours, keys)))
-        del ours, temp, sorter
+        row("sort i32", f"2^{k}", name, theirs, median_ms(torch, lambda: parascan.sort(x), repeat),
+            bool(torch.equal(ours, keys)))
+        del ours, keys
 
         # argsort: theirs sorts (key, position) pairs, the positions made once beforehand (not timed);
         # int64 positions, as parascan.argsort returns (and torch and NumPy).
-        positions = torch.arange(n, dtype=torch.int64, device="cuda")
-        order = torch.empty_like(positions)
-        pairs = cc.make_radix_sort(d_in_keys=x, d_out_keys=keys, d_in_values=positions, d_out_values=order,
-                                   order=cc.SortOrder.ASCENDING)
-        temp = temp_for(pairs(temp_storage=None, d_in_keys=x, d_out_keys=keys, d_in_values=positions,
-                              d_out_values=order, num_items=n, stream=st))
-
-        def argsort_obj():
-            pairs(temp_storage=temp, d_in_keys=x, d_out_keys=keys, d_in_values=positions, d_out_values=order,
-                  num_items=n, stream=st)
-
-        def argsort_once():
-            cc.radix_sort(d_in_keys=x, d_out_keys=keys, d_in_values=positions, d_out_values=order, num_items=n,
-                          order=cc.SortOrder.ASCENDING, stream=st)
-
-        argsort_obj()
+        name, theirs, order = timed(cuda_compute_form(torch, cc, x, "argsort"))
         ours = parascan.argsort(x)
-        row("argsort i32", f"2^{k}", "cuda.compute.radix_sort (pairs)", best(argsort_obj, argsort_once),
-            median_ms(torch, lambda: parascan.argsort(x), repeat), bool(torch.equal(ours, order)))
-        del ours, temp, pairs, positions, order, keys, out, x
+        row("argsort i32", f"2^{k}", name, theirs, median_ms(torch, lambda: parascan.argsort(x), repeat),
+            bool(torch.equal(ours, order)))
+        del ours, order, x
         torch.cuda.empty_cache()
 
     g = torch.Generator(device="cuda").manual_seed(35)
