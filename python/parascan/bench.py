@@ -86,7 +86,7 @@ def main(argv=None):
             with open(a.csv, "w") as f:
                 f.write("op,size,peer,peer_ms,input,parascan_ms,check\n")
                 for op, size, peer, pm, fw, om, ok in rows:
-                    f.write(f"{op},{size},{peer},{pm:.6f},{fw},{om:.6f},{'ok' if ok else 'mismatch'}\n")
+                    f.write(f"{op},{size},\"{peer}\",{pm:.6f},\"{fw}\",{om:.6f},{'ok' if ok else 'mismatch'}\n")
         return 1 if any(not r[6] for r in rows) else 0
     if a.batched or a.peers:
         if a.batched:
