@@ -11,13 +11,15 @@ exceeds its device time, on every side alike; CUDA-event tables (``--peers``) ti
 Call forms. cumsum: ``torch.cumsum``, ``cupy.cumsum``, cuda.compute's scan object with its storage made
 once, ``jnp.cumsum`` under jit; parascan's plain call (an output allocated per call), and out= where the
 input's framework takes it. select (items > 2^29): ``x[x > t]`` in torch and CuPy (they read the count
-back), cuda.compute's select object (count left on the device), and no jitted JAX form (the result's size
-depends on the data); parascan's rule ``keep="gt:t"`` returning the kept items, and with out= and count=
-(nothing read back) for torch and CuPy; the faster form counts on each side. sort: ``torch.sort``,
+back), cuda.compute's select object (count left on the device), and ``jnp.extract(x > t, x, size=n)`` under jit
+(padded to n items: a jitted select needs a fixed size); parascan's rule ``keep="gt:t"`` returning the kept
+items, with out= and count= (nothing read back) for torch and CuPy, and for JAX ``parascan.jax.select`` under
+jit (padded, with its count) and the plain ``parascan.select`` on a jax.Array; the faster form counts on each
+side. sort: ``torch.sort``,
 ``cupy.sort``, cuda.compute's radix sort object, ``jnp.sort`` (jit). argsort (int64 positions):
 ``torch.argsort(stable=True)``, ``cupy.argsort``, cuda.compute's pairs sort over positions made once (not
 timed), ``jnp.argsort(stable=True)`` (jit). parascan's JAX side is ``parascan.jax`` under jit for the scan
-and sorts, the plain ``parascan.select`` on a jax.Array for select. Every result is checked against torch's.
+and sorts. Every result is checked against torch's.
 """
 import time
 
@@ -87,7 +89,13 @@ def _forms(torch, cupy, jax, cc, op, x, cx, jx):
                      ("cupy: out=, count=", lambda: parascan.select(cx, keep=f"gt:{t}", out=cout, count=ccount),
                       lambda r: from_cupy(r[0][:int(r[1][0])]), None)]
         if jax:
-            ours.append(("jax", lambda: parascan.select(jx, keep=f"gt:{t}"), from_jax, jwait))
+            import parascan.jax as pj
+            kept_n = int((x > t).sum())  # to cut the padded JAX results to the kept items for the check
+            f = jax.jit(lambda v: jax.numpy.extract(v > t, v, size=v.size, fill_value=0))
+            g = jax.jit(lambda v: pj.select(v, keep=f"gt:{t}"))
+            peers.append(("jnp.extract(size=n) (jit)", lambda: f(jx), lambda r: from_jax(r)[:kept_n], jwait))
+            ours += [("jax (jit)", lambda: g(jx), lambda r: from_jax(r[0])[:int(r[1])], jwait),
+                     ("jax: plain", lambda: parascan.select(jx, keep=f"gt:{t}"), from_jax, jwait)]
     elif op == "sort":
         peers.append(("torch.sort", lambda: torch.sort(x).values, tt, None))
         ours.append(("torch", lambda: parascan.sort(x), tt, None))

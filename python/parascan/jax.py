@@ -11,6 +11,8 @@ Functions (NumPy conventions as the main package's):
     sort(x, axis=-1, descending=False)                          stable, CUB's key order
     argsort(x, axis=-1, descending=False)                       int32 positions, int64 with jax_enable_x64
     topk(x, k, axis=-1, largest=True, sorted=True)              (values, int64 indices): needs jax_enable_x64
+    select(x, mask=None, keep=None, fill_value=0)               (items, count): the kept items first, then
+                                                                fill_value, x.size items (jnp.extract with size=)
 Scans take sum, product, min, max, and, or, xor of 8..64-bit integers and float32/float64 (same type in
 and out; an exclusive scan starts from the operator's identity). Sort keys: every integer and float type,
 float16 and bfloat16 included. An axis other than the last is moved last by ``jnp.moveaxis`` (a
@@ -41,10 +43,10 @@ def _register():
 # parascan's type codes of the element types the handlers take (jax_ffi.cpp's code_of; no bool)
 _CODES = {"uint8": "u1", "int8": "i1", "uint16": "u2", "int16": "i2", "uint32": "u4", "int32": "i4", "uint64": "u8",
           "int64": "i8", "float16": "f2", "bfloat16": "bf2", "float32": "f4", "float64": "f8"}
-_SIZED_BY = ("inclusive", "op", "descending", "k", "largest", "sorted")
+_SIZED_BY = ("inclusive", "op", "descending", "k", "largest", "sorted", "rule")
 
 
-def _call(target, results, x, **attrs):
+def _call(target, results, x, *others, **attrs):
     """The target on x with `results` (one ShapeDtypeStruct or a tuple), plus its workspace: a uint8 result
     sized here at trace time by the compiled module's own size queries, so that the handler allocates
     nothing at run time and XLA may record it into a command buffer (CUDA graph)."""
@@ -54,9 +56,12 @@ def _call(target, results, x, **attrs):
     sizing = {name: (int(v) if name == "k" else v) for name, v in attrs.items() if name in _SIZED_BY}
     if target == "parascan_argsort":
         sizing["positions"] = _CODES[str(outs[0].dtype)]
+    if target == "parascan_select_mask":
+        sizing["mask_code"] = _CODES.get(str(others[0].dtype), "u1")
     length = x.shape[-1] if x.ndim else 1
     w = _core.jax_workspace_bytes(target, _CODES.get(str(x.dtype), ""), int(x.size), int(length), **sizing)
-    r = jax.ffi.ffi_call(target, outs + (jax.ShapeDtypeStruct((w,), jnp.uint8),), vmap_method="sequential")(x, **attrs)
+    r = jax.ffi.ffi_call(target, outs + (jax.ShapeDtypeStruct((w,), jnp.uint8),), vmap_method="sequential")(x, *others,
+                                                                                                          **attrs)
     return r[0] if single else tuple(r[:-1])
 
 
@@ -127,3 +132,38 @@ def topk(x, k, axis=-1, largest=True, sorted=True):
                            v, k=np.int64(k), largest=bool(largest), sorted=bool(sorted)))
 
     return _along(x, axis, rows)
+
+
+def select(x, mask=None, keep=None, fill_value=0):
+    """The items of ``x`` (in C order) where ``mask`` is non-zero or the rule ``keep`` holds, in input order, as
+    ``(items, count)``: ``items`` has x.size items, the kept ones first and then ``fill_value`` (as
+    ``jnp.extract(condition, x, size=x.size, fill_value=fill_value)``), and ``count`` is how many were kept
+    (a 0-d int64 array under jax_enable_x64, else int32). A fixed size is what lets it run inside ``jax.jit``:
+    the kept items are ``items[:count]`` once the count is known.
+
+    ``keep``: "nonzero" (the default without a mask), "gt:X", "ge:X", "lt:X", "le:X", "eq:X", "ne:X", "odd",
+    "even", "finite", as ``parascan.select``. ``mask``: any integer or bool array of x's size.
+    """
+    from . import _rule  # the package's rule parser (the same rules as parascan.select)
+
+    x = jnp.asarray(x)
+    if mask is not None and keep is not None:
+        raise ValueError("parascan.jax.select: give either mask= or keep=, not both")
+    if x.dtype in (jnp.float16, jnp.bfloat16) or x.dtype == jnp.bool_:
+        raise TypeError(f"parascan.jax.select: argument 'x' has dtype {x.dtype}; select takes 8..64-bit integers, "
+                        "float32 and float64")
+    flat = x.reshape(-1)
+    count = jax.ShapeDtypeStruct((), jnp.int64 if jax.config.jax_enable_x64 else jnp.int32)
+    results = (jax.ShapeDtypeStruct(flat.shape, flat.dtype), count)
+    fill = float(fill_value)
+    if mask is not None:
+        m = jnp.asarray(mask)
+        if m.size != x.size:
+            raise ValueError(f"parascan.jax.select: mask has {m.size} items, x has {x.size}")
+        if m.dtype == jnp.bool_:
+            m = m.astype(jnp.uint8)  # the same bytes; the handlers take integer masks
+        elif not jnp.issubdtype(m.dtype, jnp.integer):
+            raise TypeError(f"parascan.jax.select: mask has dtype {m.dtype}; it must hold integers or booleans")
+        return _call("parascan_select_mask", results, flat, m.reshape(-1), fill=np.float64(fill))
+    rule, value = _rule(keep)
+    return _call("parascan_select", results, flat, rule=rule, value=np.float64(value), fill=np.float64(fill))

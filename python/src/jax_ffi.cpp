@@ -1,5 +1,5 @@
 // XLA FFI handlers (compiled when the jaxlib headers are found at build time): parascan's scan, sort,
-// argsort and top-k as targets of jax.ffi.ffi_call, so that they run inside jax.jit on XLA's stream,
+// argsort, top-k and select (rule or mask; fill_tail.cu pads the output) as targets of jax.ffi.ffi_call, so that they run inside jax.jit on XLA's stream,
 // with temporary storage in a workspace result that XLA assigns, and may be recorded into XLA's command
 // buffers (CUDA graphs). No Python object is touched in a handler (XLA calls them without the GIL).
 // python/parascan/jax.py registers them and shapes the calls.
@@ -137,6 +137,28 @@ void topk_call(const operand& x, std::uintptr_t values, std::uintptr_t indices, 
   topk_items(x.ptr, x.code, x.rows(), x.length, k, values, indices, largest, sorted, stream, temp);
 }
 
+/// Selection of the items of x (C order) where mask != 0 (mask.ptr != 0) or the rule holds, into the first
+/// items of `out` (x's type, n items), the rest set to `fill` (with `launch_fill`; the size queries skip it);
+/// the count into `count` (int64), or into the workspace and then `count32` (JAX without x64).
+void select_call(const operand& x, const operand& mask, std::uintptr_t out, std::uintptr_t count, std::uintptr_t count32,
+                 const std::string& rule, double value, double fill, bool launch_fill, std::uintptr_t stream,
+                 const temp_source& temp) {
+  if (x.code.empty() || x.code == "f2" || x.code == "bf2") throw std::invalid_argument("no select of this element type");
+  if (mask.ptr != 0 && mask.n != x.n) throw std::invalid_argument("mask and x differ in size");
+  if (count == 0) count = address(temp(sizeof(std::int64_t)));
+  if (x.n == 0) {  // nothing to select, no temporary storage asked for, so no launch would write the count
+    if (launch_fill) {
+      check(cudaMemsetAsync(reinterpret_cast<void*>(count), 0, sizeof(std::int64_t), as_stream(stream)), "select");
+      if (count32 != 0)
+        check(cudaMemsetAsync(reinterpret_cast<void*>(count32), 0, sizeof(std::int32_t), as_stream(stream)), "select");
+    }
+    return;
+  }
+  select_items(x.ptr, x.code, x.n, mask.ptr, mask.code.empty() ? "u1" : mask.code, rule, value, false, false, out, count,
+               stream, temp);
+  if (launch_fill) fill_after_count(out, x.code, x.n, count, fill, count32, stream);
+}
+
 ffi::Error scan_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y,
                      ffi::Result<ffi::AnyBuffer> w, bool inclusive, std::string_view op) {
   return guarded("scan", stream, [&] {
@@ -166,6 +188,31 @@ ffi::Error topk_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::Any
     if (indices->element_type() != ffi::DataType::S64) throw std::invalid_argument("indices must be int64 (jax_enable_x64)");
     topk_call(operand_of(x), address(values->untyped_data()), address(indices->untyped_data()), k, largest, sorted,
               address(stream), workspace_of(w));
+  });
+}
+
+/// The count result as select_call takes it: int64 directly, int32 through the workspace.
+std::pair<std::uintptr_t, std::uintptr_t> count_of(ffi::Result<ffi::AnyBuffer>& c) {
+  if (c->element_type() == ffi::DataType::S64) return {address(c->untyped_data()), 0};
+  if (c->element_type() == ffi::DataType::S32) return {0, address(c->untyped_data())};
+  throw std::invalid_argument("the count must be int32 or int64");
+}
+
+ffi::Error select_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> count,
+                       ffi::Result<ffi::AnyBuffer> w, std::string_view rule, double value, double fill) {
+  return guarded("select", stream, [&] {
+    const auto [c64, c32] = count_of(count);
+    select_call(operand_of(x), operand{0, "", 0, 0}, address(out->untyped_data()), c64, c32, std::string(rule), value,
+                fill, true, address(stream), workspace_of(w));
+  });
+}
+
+ffi::Error select_mask_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::AnyBuffer mask, ffi::Result<ffi::AnyBuffer> out,
+                            ffi::Result<ffi::AnyBuffer> count, ffi::Result<ffi::AnyBuffer> w, double fill) {
+  return guarded("select", stream, [&] {
+    const auto [c64, c32] = count_of(count);
+    select_call(operand_of(x), operand_of(mask), address(out->untyped_data()), c64, c32, "nonzero", 0.0, fill, true,
+                address(stream), workspace_of(w));
   });
 }
 
@@ -207,6 +254,25 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_topk, parascan::python::topk_impl,
                                   .Attr<bool>("sorted"),
                               parascan::python::graph_safe);
 
+XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_select, parascan::python::select_impl,
+                              parascan::python::bind_input()
+                                  .Ret<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>()
+                                  .Attr<std::string_view>("rule")
+                                  .Attr<double>("value")
+                                  .Attr<double>("fill"),
+                              parascan::python::graph_safe);
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_select_mask, parascan::python::select_mask_impl,
+                              parascan::python::bind_input()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>()
+                                  .Attr<double>("fill"),
+                              parascan::python::graph_safe);
+
 namespace parascan::python {
 
 /// The handlers as PyCapsules, by target name, for jax.ffi.register_ffi_target; the handler calls so far
@@ -221,6 +287,8 @@ void bind_jax(nb::module_& m) {
     d["parascan_sort"] = nb::capsule(reinterpret_cast<void*>(&parascan_jax_sort));
     d["parascan_argsort"] = nb::capsule(reinterpret_cast<void*>(&parascan_jax_argsort));
     d["parascan_topk"] = nb::capsule(reinterpret_cast<void*>(&parascan_jax_topk));
+    d["parascan_select"] = nb::capsule(reinterpret_cast<void*>(&parascan_jax_select));
+    d["parascan_select_mask"] = nb::capsule(reinterpret_cast<void*>(&parascan_jax_select_mask));
     return d;
   });
   m.def("jax_handler_calls", [] { return std::make_pair(handler_calls.load(), recorded_calls.load()); });
@@ -228,7 +296,7 @@ void bind_jax(nb::module_& m) {
       "jax_workspace_bytes",
       [](const std::string& target, const std::string& code, std::int64_t n, std::int64_t length, bool inclusive,
          const std::string& op, bool descending, const std::string& positions, std::int64_t k, bool largest,
-         bool sorted) {
+         bool sorted, const std::string& rule, const std::string& mask_code) {
         std::size_t total = 0;
         const temp_source count = counting(total);
         const std::uintptr_t some = temp_align;  // an address for the size queries, never read
@@ -237,11 +305,15 @@ void bind_jax(nb::module_& m) {
         else if (target == "parascan_sort") sort_call(x, some, 0, "", descending, 0, count);
         else if (target == "parascan_argsort") sort_call(x, 0, some, positions, descending, 0, count);
         else if (target == "parascan_topk") topk_call(x, some, some, k, largest, sorted, 0, count);
+        else if (target == "parascan_select" || target == "parascan_select_mask")  // the count in the workspace too
+          select_call(x, operand{target == "parascan_select" ? 0 : some, mask_code, n, length}, some, 0, 0,
+                      target == "parascan_select" ? rule : "nonzero", 0.0, 0.0, false, 0, count);
         else throw nb::value_error(("parascan: no JAX target '" + target + "'").c_str());
         return std::max<std::size_t>(total, 1);
       },
       "target"_a, "code"_a, "n"_a, "length"_a, "inclusive"_a = true, "op"_a = "sum", "descending"_a = false,
-      "positions"_a = "i8", "k"_a = 0, "largest"_a = true, "sorted"_a = true);
+      "positions"_a = "i8", "k"_a = 0, "largest"_a = true, "sorted"_a = true, "rule"_a = "nonzero",
+      "mask_code"_a = "u1");
 }
 
 }  // namespace parascan::python

@@ -155,14 +155,14 @@ namespace parascan::python {  // declared in calls.hpp (direct.cpp calls them to
 /// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0.
 void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, std::uintptr_t mask, const std::string& mask_type,
             const std::string& rule, double value, bool indices, bool partition, std::uintptr_t out, std::uintptr_t count,
-            std::uintptr_t stream) {
+            std::uintptr_t stream, const temp_source& temp) {
   const cudaStream_t s = as_stream(stream);
   auto* cnt = as_ptr<std::int64_t>(count);
   if (mask != 0 && indices) {
     with_type(mask_type, [&](auto f_tag) {
       using F = typename decltype(f_tag)::type;
       if constexpr (std::is_integral_v<F>)
-        two_phase([&](void* t, std::size_t& b) { return select_flagged_indices(t, b, as_ptr<const F>(mask), as_ptr<std::int64_t>(out), cnt, n, s); }, s, "select");
+        two_phase([&](void* t, std::size_t& b) { return select_flagged_indices(t, b, as_ptr<const F>(mask), as_ptr<std::int64_t>(out), cnt, n, s); }, s, "select", temp);
       else throw nb::type_error("parascan: mask must hold integers or booleans");
     });
     return;
@@ -173,8 +173,8 @@ void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, st
       with_type(mask_type, [&](auto f_tag) {
         using F = typename decltype(f_tag)::type;
         if constexpr (std::is_integral_v<F>) {
-          if (partition) two_phase([&](void* t, std::size_t& b) { return partition_flagged(t, b, as_ptr<const T>(in), as_ptr<const F>(mask), as_ptr<T>(out), cnt, n, s); }, s, "partition");
-          else two_phase([&](void* t, std::size_t& b) { return select_flagged(t, b, as_ptr<const T>(in), as_ptr<const F>(mask), as_ptr<T>(out), cnt, n, s); }, s, "select");
+          if (partition) two_phase([&](void* t, std::size_t& b) { return partition_flagged(t, b, as_ptr<const T>(in), as_ptr<const F>(mask), as_ptr<T>(out), cnt, n, s); }, s, "partition", temp);
+          else two_phase([&](void* t, std::size_t& b) { return select_flagged(t, b, as_ptr<const T>(in), as_ptr<const F>(mask), as_ptr<T>(out), cnt, n, s); }, s, "select", temp);
         } else {
           throw nb::type_error("parascan: mask must hold integers or booleans");
         }
@@ -182,9 +182,9 @@ void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, st
       return;
     }
     const keep_rule<T> r = checked_rule<T>(rule, value);
-    if (indices) two_phase([&](void* t, std::size_t& b) { return select_if_indices(t, b, as_ptr<const T>(in), as_ptr<std::int64_t>(out), cnt, n, r, s); }, s, "select");
-    else if (partition) two_phase([&](void* t, std::size_t& b) { return partition_if(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, s); }, s, "partition");
-    else two_phase([&](void* t, std::size_t& b) { return select_if(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, s); }, s, "select");
+    if (indices) two_phase([&](void* t, std::size_t& b) { return select_if_indices(t, b, as_ptr<const T>(in), as_ptr<std::int64_t>(out), cnt, n, r, s); }, s, "select", temp);
+    else if (partition) two_phase([&](void* t, std::size_t& b) { return partition_if(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, s); }, s, "partition", temp);
+    else two_phase([&](void* t, std::size_t& b) { return select_if(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, s); }, s, "select", temp);
   });
 }
 
@@ -347,7 +347,11 @@ NB_MODULE(_core, m) {
     return std::chrono::duration<double, std::micro>(t1 - t0).count() / calls;
   });
   m.def("select_host", &select_host);
-  m.def("select", &select_items);
+  m.def("select", [](std::uintptr_t in, const std::string& type, std::int64_t n, std::uintptr_t mask,
+                     const std::string& mask_type, const std::string& rule, double value, bool indices, bool partition,
+                     std::uintptr_t out, std::uintptr_t count, std::uintptr_t stream) {
+    select_items(in, type, n, mask, mask_type, rule, value, indices, partition, out, count, stream);
+  });
   // temp: None (the pool) or a callable taking a byte count and returning a device array with `.ptr`
   // (the Python layer passes one for torch and CuPy arrays: their framework's caching allocator).
   m.def(

@@ -1,4 +1,4 @@
-"""parascan.jax (issue 35): scans, sorts and top-k as XLA FFI targets under jax.jit, each result compared
+"""parascan.jax (issue 35): scans, sorts, top-k and select as XLA FFI targets under jax.jit, each result compared
 with jax.numpy's / jax.lax's own on the same arrays; and a jitted function of several calls."""
 import numpy as np
 import pytest
@@ -88,6 +88,63 @@ def test_one_jitted_function_of_several_calls_returns_jax_arrays():
     assert np.array_equal(np.asarray(t), np.asarray(jax.lax.top_k(x, 10)[0]))
 
 
+@gpu
+@pytest.mark.parametrize("dtype,keep", [("int32", "gt:500"), ("uint8", "odd"), ("int64", "nonzero"),
+                                        ("float32", "le:-0.5"), ("float64", "finite")])
+def test_select_under_jit_matches_jnp_extract(dtype, keep):
+    """pj.select under jax.jit: the kept items first, then fill_value, x.size items in all (jnp.extract with
+    size=x.size), and the count; by rule (every kind of rule) and by mask, on 2-D input (C order), with
+    sizes from empty to past a tile."""
+    jax, pj = _jax()
+    jnp = jax.numpy
+    rng = np.random.default_rng(11)
+    name, _, value = keep.partition(":")
+    for n in (0, 1, 777, 70001):
+        if dtype.startswith("float"):
+            h = rng.standard_normal(n).astype(dtype)
+            if n > 3:
+                h[:3] = [np.nan, np.inf, -np.inf]
+        else:
+            h = rng.integers(0, 1000 if dtype != "uint8" else 256, n).astype(dtype)
+            h[::7] = 0
+        x = jnp.asarray(h.reshape(-1, 7) if n % 7 == 0 and n else h)
+        want_mask = {"gt": h > float(value or 0), "le": h <= float(value or 0), "odd": h % 2 == 1,
+                     "nonzero": h != 0, "finite": np.isfinite(h)}[name]
+        kept = h[want_mask]
+        items, count = jax.jit(lambda t: pj.select(t, keep=keep, fill_value=3))(x)
+        assert isinstance(items, jax.Array) and items.shape == (n,) and items.dtype == x.dtype
+        assert int(count) == kept.size and count.dtype == jnp.int64
+        got = np.asarray(items)
+        assert np.array_equal(got[:kept.size], kept, equal_nan=True) and np.all(got[kept.size:] == 3)
+        ref = jnp.extract(jnp.asarray(want_mask), x.reshape(-1), size=n, fill_value=3)
+        assert np.array_equal(got, np.asarray(ref), equal_nan=True)
+        m_items, m_count = jax.jit(lambda t, m: pj.select(t, mask=m))(x, jnp.asarray(want_mask.reshape(x.shape)))
+        assert int(m_count) == kept.size
+        assert np.array_equal(np.asarray(m_items)[:kept.size], kept, equal_nan=True)
+        assert np.all(np.asarray(m_items)[kept.size:] == 0)
+
+
+@gpu
+def test_select_count_is_int32_without_x64():
+    """Without jax_enable_x64 the count comes back as int32 (JAX has no int64 then), through the workspace."""
+    _jax()
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json, numpy as np, jax, jax.numpy as jnp\n"
+            "import parascan.jax as pj\n"
+            "x = jnp.asarray(np.arange(100000, dtype=np.int32) % 10)\n"
+            "items, count = jax.jit(lambda t: pj.select(t, keep='gt:6'))(x)\n"
+            "print(json.dumps([str(count.dtype), int(count), bool((np.asarray(items)[:int(count)] > 6).all()),"
+            " int(np.asarray(items)[int(count):].sum())]))\n")
+    env = dict(os.environ, XLA_PYTHON_CLIENT_PREALLOCATE="false")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert json.loads(r.stdout.strip().splitlines()[-1]) == ["int32", 30000, True, 0]
+
+
 def test_bad_arguments_are_refused_before_any_device_work():
     try:
         import jax
@@ -102,6 +159,12 @@ def test_bad_arguments_are_refused_before_any_device_work():
         pj.exclusive_scan(jax.numpy.ones(3, dtype=jax.numpy.float16))
     with pytest.raises(ValueError, match="k=7"):
         pj.topk(jax.numpy.ones((2, 3)), 7)
+    with pytest.raises(ValueError, match="not a rule"):
+        pj.select(jax.numpy.ones(3), keep="bigger")
+    with pytest.raises(ValueError, match="either mask= or keep="):
+        pj.select(jax.numpy.ones(3), mask=jax.numpy.ones(3, dtype=bool), keep="gt:0")
+    with pytest.raises(ValueError, match="mask has 2 items"):
+        pj.select(jax.numpy.ones(3), mask=jax.numpy.ones(2, dtype=bool))
 
 
 @gpu
