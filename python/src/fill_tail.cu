@@ -10,13 +10,27 @@
 namespace parascan::python {
 namespace {
 
+/// out[*count .. n) = fill: the unaligned head item by item, then 16-byte stores, then the tail item by item.
 template <class T>
 __global__ void fill_tail_kernel(T* out, std::int64_t n, const std::int64_t* count, T fill, std::int32_t* count32) {
+  constexpr int per = 16 / sizeof(T);  // items a 16-byte store
   const std::int64_t kept = *count;
+  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = kept + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    out[i] = fill;
-  if (count32 != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *count32 = static_cast<std::int32_t>(kept);
+  if (count32 != nullptr && thread == 0) *count32 = static_cast<std::int32_t>(kept);
+  if (kept >= n) return;
+  const auto misaligned = static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(out + kept) % 16) / sizeof(T));
+  const std::int64_t head = misaligned == 0 ? 0 : (per - misaligned < n - kept ? per - misaligned : n - kept);
+  const std::int64_t first = kept + head, vectors = (n - first) / per, rest = first + vectors * per;
+  if (thread < head) out[kept + thread] = fill;
+  union {
+    T items[per];
+    uint4 v;
+  } pattern;
+  for (int i = 0; i < per; ++i) pattern.items[i] = fill;
+  uint4* v = reinterpret_cast<uint4*>(out + first);
+  for (std::int64_t i = thread; i < vectors; i += stride) v[i] = pattern.v;
+  if (thread < n - rest) out[rest + thread] = fill;
 }
 
 template <class T>
@@ -31,9 +45,9 @@ void launch(std::uintptr_t out, std::int64_t n, std::uintptr_t count, double fil
 void fill_after_count(std::uintptr_t out, const std::string& type, std::int64_t n, std::uintptr_t count, double fill,
                       std::uintptr_t count32, std::uintptr_t stream) {
   const auto s = reinterpret_cast<cudaStream_t>(stream);
-  // Enough blocks to fill at copy speed when little is kept, few enough that a full selection costs one
-  // short launch: 4 per SM of an H100, striding.
-  const std::int64_t blocks = n <= 0 ? 1 : std::min<std::int64_t>(528, (n + 255) / 256);
+  // One 16-byte store a thread where the whole output is to be filled, at most 8 blocks of 256 an SM of an
+  // H100 (1056), striding: a full selection (nothing to fill) costs one short launch.
+  const std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(1056, (n + 4 * 256 - 1) / (4 * 256)));
   const auto b = static_cast<unsigned>(blocks);
   // The element types select_items takes (layer.hpp's with_type; this file is compiled without nanobind).
   if (type == "u1" || type == "b1") launch<std::uint8_t>(out, n, count, fill, count32, b, s);
