@@ -1,5 +1,6 @@
-"""Timing for the benches (bench.py, bench_batched.py, bench_peers.py): device time by CUDA events on torch's
-current stream, and host time per call without synchronising."""
+"""Timing for the benches (bench.py, bench_batched.py, bench_peers.py, bench_targets.py) and the Python
+experiments: device time by CUDA events on torch's current stream, host time per call without synchronising,
+and wall time per call as a user's loop sees it."""
 import time
 
 import numpy as np
@@ -33,3 +34,22 @@ def host_us(torch, fn, batch=100, batches=30):
         times.append((time.perf_counter() - t0) / batch * 1e6)
     torch.cuda.synchronize()
     return float(np.median(times))
+
+
+def batch_ms(torch, fn, repeat, inner, wait=None):
+    """Median wall time per call in ms: `inner` calls back to back, then the device synchronised
+    (``cudaDeviceSynchronize`` through torch; `wait(result)` first, for results another framework must be
+    asked to finish, e.g. ``jax.block_until_ready``), over `repeat` batches after a warm-up batch. A call's
+    host cost counts where it exceeds its device time."""
+    def batch():
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            r = fn()
+        if wait is not None:
+            wait(r)
+        torch.cuda.synchronize()
+        return (time.perf_counter() - t0) / inner * 1e3
+
+    batch()
+    return float(np.median([batch() for _ in range(repeat)]))

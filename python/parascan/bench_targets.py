@@ -21,32 +21,12 @@ side. sort: ``torch.sort``,
 timed), ``jnp.argsort(stable=True)`` (jit). parascan's JAX side is ``parascan.jax`` under jit for the scan
 and sorts. Every result is checked against torch's.
 """
-import time
-
-import numpy as np
-
 import parascan
+from parascan._timing import batch_ms as _batch_ms
 from parascan.bench_peers import SELECT_ABOVE, cuda_compute_form, import_cuda_compute
 
 SIZES = (20, 24, 28)
 TARGETS = {20: 1.0, 24: 1.0, 28: 1.2}  # issue 35: >= 1.0x at 2^20 and 2^24, >= 1.2x at 2^28
-
-
-def _batch_ms(torch, fn, repeat, inner, wait=None):
-    """Median wall time per call in ms: `inner` calls, then the device synchronised (`wait(result)` first,
-    for results another framework must be asked to finish), over `repeat` batches after a warm-up batch."""
-    def batch():
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            r = fn()
-        if wait is not None:
-            wait(r)
-        torch.cuda.synchronize()
-        return (time.perf_counter() - t0) / inner * 1e3
-
-    batch()
-    return float(np.median([batch() for _ in range(repeat)]))
 
 
 def _forms(torch, cupy, jax, cc, op, x, cx, jx):
