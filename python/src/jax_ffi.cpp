@@ -1,8 +1,8 @@
 // XLA FFI handlers (compiled when the jaxlib headers are found at build time): parascan's scan, sort,
 // argsort, top-k and select (rule or mask; fill_tail.cu pads its output) as targets of jax.ffi.ffi_call, so
-// that they run inside jax.jit on XLA's stream, with temporary storage in a workspace result that XLA assigns, and may be recorded into XLA's command
-// buffers (CUDA graphs). No Python object is touched in a handler (XLA calls them without the GIL).
-// python/parascan/jax.py registers them and shapes the calls.
+// that they run inside jax.jit on XLA's stream, with temporary storage in a workspace result that XLA
+// assigns, and may be recorded into XLA's command buffers (CUDA graphs). No Python object is touched in a
+// handler (XLA calls them without the GIL). python/parascan/jax.py registers them and shapes the calls.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
