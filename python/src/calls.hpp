@@ -24,7 +24,8 @@ void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, st
                   std::uintptr_t stream, const temp_source& temp = {});
 
 /// After a selection of n items into `out` (element type `type`): out[*count .. n) set to `fill`, and
-/// *count32 = *count when count32 != 0 (an int32 copy for JAX without x64). One launch (fill_tail.cu).
+/// *count32 = *count when count32 != 0 (an int32 copy for JAX without x64). One launch; defined in
+/// fill_tail.cu, which is built with the JAX targets only (its one caller, jax_ffi.cpp).
 void fill_after_count(std::uintptr_t out, const std::string& type, std::int64_t n, std::uintptr_t count, double fill,
                       std::uintptr_t count32, std::uintptr_t stream);
 
