@@ -40,6 +40,8 @@ def _forms(torch, cupy, jax, cc, op, x, cx, jx):
     from_cupy = (lambda r: torch.as_tensor(r, device="cuda")) if cupy else None
     from_jax = (lambda r: torch.from_dlpack(r)) if jax else None
     jwait = (lambda r: jax.block_until_ready(r)) if jax else None
+    if jax:
+        import parascan.jax as pj
     peers, ours = [], []
     if op == "cumsum":
         peers.append(("torch.cumsum", lambda: torch.cumsum(x, 0, dtype=torch.int32), tt, None))
@@ -52,7 +54,6 @@ def _forms(torch, cupy, jax, cc, op, x, cx, jx):
             ours += [("cupy", lambda: parascan.inclusive_scan(cx), from_cupy, None),
                      ("cupy: out=", lambda: parascan.inclusive_scan(cx, out=cout), from_cupy, None)]
         if jax:
-            import parascan.jax as pj
             f, g = jax.jit(lambda v: jax.numpy.cumsum(v, dtype=v.dtype)), jax.jit(pj.inclusive_scan)
             peers.append(("jnp.cumsum (jit)", lambda: f(jx), from_jax, jwait))
             ours.append(("jax (jit)", lambda: g(jx), from_jax, jwait))
@@ -69,7 +70,6 @@ def _forms(torch, cupy, jax, cc, op, x, cx, jx):
                      ("cupy: out=, count=", lambda: parascan.select(cx, keep=f"gt:{t}", out=cout, count=ccount),
                       lambda r: from_cupy(r[0][:int(r[1][0])]), None)]
         if jax:
-            import parascan.jax as pj
             kept_n = int((x > t).sum())  # to cut the padded JAX results to the kept items for the check
             f = jax.jit(lambda v: jax.numpy.extract(v > t, v, size=v.size, fill_value=0))
             g = jax.jit(lambda v: pj.select(v, keep=f"gt:{t}"))
@@ -83,7 +83,6 @@ def _forms(torch, cupy, jax, cc, op, x, cx, jx):
             peers.append(("cupy.sort", lambda: cupy.sort(cx), from_cupy, None))
             ours.append(("cupy", lambda: parascan.sort(cx), from_cupy, None))
         if jax:
-            import parascan.jax as pj
             f, g = jax.jit(jax.numpy.sort), jax.jit(pj.sort)
             peers.append(("jnp.sort (jit)", lambda: f(jx), from_jax, jwait))
             ours.append(("jax (jit)", lambda: g(jx), from_jax, jwait))
@@ -94,7 +93,6 @@ def _forms(torch, cupy, jax, cc, op, x, cx, jx):
             peers.append(("cupy.argsort", lambda: cupy.argsort(cx), from_cupy, None))
             ours.append(("cupy", lambda: parascan.argsort(cx), from_cupy, None))
         if jax:
-            import parascan.jax as pj
             f, g = jax.jit(lambda v: jax.numpy.argsort(v, stable=True)), jax.jit(pj.argsort)
             peers.append(("jnp.argsort(stable) (jit)", lambda: f(jx), from_jax, jwait))
             ours.append(("jax (jit)", lambda: g(jx), from_jax, jwait))

@@ -65,14 +65,19 @@ def _call(target, results, x, *others, **attrs):
     return r[0] if single else tuple(r[:-1])
 
 
+def _wide_items(x, what):
+    """Scans and select take 8..64-bit integers, float32 and float64 (no 16-bit floats, no bool)."""
+    if x.dtype in (jnp.float16, jnp.bfloat16) or x.dtype == jnp.bool_:
+        raise TypeError(f"parascan.jax: argument 'x' has dtype {x.dtype}; {what} 8..64-bit integers, float32 and "
+                        "float64")
+
+
 def _scan(inclusive, x, op, axis):
     x = jnp.asarray(x)
     if axis is not None:
         raise ValueError("parascan.jax scans take axis=None (the items in C order, shape kept); a scan along one "
                          f"axis is parascan's for torch, CuPy and NumPy arrays only for now (got axis={axis!r})")
-    if x.dtype in (jnp.float16, jnp.bfloat16) or x.dtype == jnp.bool_:
-        raise TypeError(f"parascan.jax: argument 'x' has dtype {x.dtype}; scans take 8..64-bit integers, float32 and "
-                        "float64")
+    _wide_items(x, "scans take")
     return _call("parascan_scan", jax.ShapeDtypeStruct(x.shape, x.dtype), x, inclusive=bool(inclusive), op=str(op))
 
 
@@ -149,9 +154,7 @@ def select(x, mask=None, keep=None, fill_value=0):
     x = jnp.asarray(x)
     if mask is not None and keep is not None:
         raise ValueError("parascan.jax.select: give either mask= or keep=, not both")
-    if x.dtype in (jnp.float16, jnp.bfloat16) or x.dtype == jnp.bool_:
-        raise TypeError(f"parascan.jax.select: argument 'x' has dtype {x.dtype}; select takes 8..64-bit integers, "
-                        "float32 and float64")
+    _wide_items(x, "select takes")
     flat = x.reshape(-1)
     count = jax.ShapeDtypeStruct((), jnp.int64 if jax.config.jax_enable_x64 else jnp.int32)
     results = (jax.ShapeDtypeStruct(flat.shape, flat.dtype), count)
