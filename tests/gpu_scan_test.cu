@@ -208,6 +208,45 @@ TEST_F(scan_api, works_on_a_stream_without_host_sync) {
   cudaStreamDestroy(s);
 }
 
+TEST_F(scan_api, addresses_off_the_16_byte_grid) {
+  // Whole tiles of 4-byte items move by 16-byte vectors only where both addresses allow it
+  // (block_exchange::load_vectors); every pairing of aligned and unaligned input and output, over
+  // many tiles plus a partial one, in both kernels (one launch and look-back), against the CPU.
+  const int tile = scan_tile_items(sizeof(std::uint32_t), false);
+  const std::int64_t n = 37 * std::int64_t(tile) + 1001;
+  std::vector<std::uint32_t> h(n + 8);
+  std::mt19937 rng(53);
+  for (auto& v : h) v = rng();
+  device_buffer<std::uint32_t> in(n + 8), out(n + 8);
+  in.copy_from_host(h.data(), n + 8);
+  for (int in_off : {0, 1, 2, 3, 4})
+    for (int out_off : {0, 1, 3, 4})
+      for (bool one_launch : {true, false}) {
+        SCOPED_TRACE("input +" + std::to_string(in_off) + " output +" + std::to_string(out_off) +
+                     (one_launch ? " one launch" : " look-back"));
+        scan_options o;
+        o.one_launch = one_launch;
+        o.debug_synchronous = true;
+        out.poison();
+        std::size_t bytes = 0;
+        const std::uint32_t* src = in.data() + in_off;
+        std::uint32_t* dst = out.data() + out_off;
+        ASSERT_EQ(exclusive_scan(nullptr, bytes, src, dst, n, sum{}, 7u, 0, o), cudaSuccess);
+        device_buffer<char> temp(bytes);
+        ASSERT_EQ(exclusive_scan(temp.data(), bytes, src, dst, n, sum{}, 7u, 0, o), cudaSuccess);
+        std::vector<std::uint32_t> got(n + 8);
+        ASSERT_EQ(cudaMemcpy(got.data(), out.data(), (n + 8) * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+        std::uint32_t running = 7;
+        for (std::int64_t i = 0; i < n; ++i) {
+          ASSERT_EQ(got[out_off + i], running) << "item " << i;
+          running += h[in_off + i];
+        }
+        // The words around the output are untouched (still the poison, 0xA5 bytes).
+        for (std::int64_t i : {std::int64_t(out_off) - 1, n + out_off})
+          if (i >= 0) EXPECT_EQ(got[i], 0xA5A5A5A5u) << "word " << i << " outside the output";
+      }
+}
+
 class scan_huge : public gpu_test {};
 
 /// More than 2^31 items (64-bit indexing): u8 in[i] = 1 + i % 3 scanned into u64, checked against

@@ -94,7 +94,7 @@ cudaError_t run_scan(char* temp, Loader load, Storer store, Acc* d_out_plain, st
     const auto storage = look_back_storage<Acc>::carve(temp, tiles);
     // Every tile resident at once (2^22 u32 items on an H100): one cooperative launch, no reset.
     bool launched = false;
-    e = try_launch_resident(options.one_launch, launched, scan_resident_kernel<policy, Alg, Acc, Loader, Storer, Op>,
+    e = try_launch_resident(options.one_launch, launched, scan_resident_kernel<resident_scan_policy<policy>, Alg, Acc, Loader, Storer, Op>,
                             tiles, policy::block_threads, stream, load, store, n, op, mode, storage.status);
     if (e != cudaSuccess) return e;
     if (launched) return check_launch(stream, sync);

@@ -2,7 +2,8 @@
 // thread scan → store) and the few kernels the strategies compose from it.
 //
 // Per tile of P·I items (P threads, I items each; Harris et al. GPU Gems 3 ch. 39, Merrill & Garland 2016):
-//   1. load the tile coalesced, transpose to a blocked arrangement in padded shared memory  (read n)
+//   1. load the tile coalesced (16-byte vectors where block_exchange takes them), transpose to a blocked
+//      arrangement in padded shared memory, into registers unless the policy leaves it there  (read n)
 //   2. each thread reduces its I items sequentially                                       (I−1 ops)
 //   3. the block scans the P thread partials with the chosen block algorithm
 //   4. the tile's exclusive prefix comes from nowhere (recursive pass 1), from an array of scanned
@@ -51,6 +52,17 @@ struct pointer_storer {
   __device__ __forceinline__ void operator()(std::int64_t i, const Acc& v) const { out[i] = v; }
 };
 
+/// Whether a Loader reads / a Storer writes the accumulator type itself at a plain address, so that a
+/// whole tile may move by 16-byte vectors (block_exchange::load_vectors, where the address allows).
+template <class Loader, class Acc>
+inline constexpr bool loads_plain_items = false;
+template <class Acc>
+inline constexpr bool loads_plain_items<pointer_loader<Acc, Acc>, Acc> = true;
+template <class Storer, class Acc>
+inline constexpr bool stores_plain_items = false;
+template <class Acc>
+inline constexpr bool stores_plain_items<pointer_storer<Acc>, Acc> = true;
+
 template <class Policy, block_algorithm Alg, class Acc>
 struct tile_scanner {
   static constexpr int threads = Policy::block_threads, items_per_thread = Policy::items_per_thread;
@@ -65,14 +77,48 @@ struct tile_scanner {
     std::int64_t tile;  // the tile taken from the counter (scan_tiles_kernel, when it is given one)
   };
 
-  /// Steps 1–3: the tile's items in registers, each thread's exclusive prefix within the tile
-  /// (undefined for thread 0) and the tile aggregate.
+  /// The tile into the shared tile, striped (16-byte vectors for a whole tile at a plain, aligned
+  /// address); no barrier.
+  template <bool Full, class Loader>
+  __device__ static void to_shared(storage& s, const Loader& load, std::int64_t base, int valid) {
+    if constexpr (Full && exchange::vectors && loads_plain_items<Loader, Acc>) {
+      if (exchange::vector_aligned(load.in + base)) {
+        exchange::load_vectors(s.items, load.in + base);
+        return;
+      }
+    }
+    exchange::template load_striped<Full>(s.items, load, base, valid);
+  }
+
+  /// The shared tile out (after a barrier), as to_shared came in.
+  template <bool Full, class Storer>
+  __device__ static void from_shared(storage& s, const Storer& store, std::int64_t base, int valid) {
+    if constexpr (Full && exchange::vectors && stores_plain_items<Storer, Acc>) {
+      if (exchange::vector_aligned(store.out + base)) {
+        exchange::store_vectors(s.items, store.out + base);
+        return;
+      }
+    }
+    exchange::template store_striped<Full>(s.items, store, base, valid);
+  }
+
+  /// Steps 1–3: the tile's items in registers (or, with Policy::items_in_shared, left in s.items and
+  /// `items` unused), each thread's exclusive prefix within the tile (undefined for thread 0) and the
+  /// tile aggregate.
   template <bool Full, class Loader, class Op>
   __device__ static void load_and_scan(storage& s, const Loader& load, std::int64_t base, int valid, Op op,
                                        Acc (&items)[items_per_thread], Acc& thread_prefix, Acc& aggregate) {
-    exchange::template load<Full>(s.items, load, base, valid, items);
+    to_shared<Full>(s, load, base, valid);
+    __syncthreads();
     const int thread_valid = valid - static_cast<int>(threadIdx.x) * items_per_thread;
-    const Acc partial = thread::reduce<Full>(items, thread_valid, op);
+    Acc partial;
+    if constexpr (Policy::items_in_shared) {
+      partial = thread::reduce_n<Full, items_per_thread, Acc>(exchange::blocked(s.items), thread_valid, op);
+    } else {
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i) items[i] = exchange::blocked(s.items)[i];
+      partial = thread::reduce<Full>(items, thread_valid, op);
+    }
     const int valid_threads = Full ? threads : (valid + items_per_thread - 1) / items_per_thread;
     Acc inclusive;
     block_scan::scan(s.scan, partial, op, valid_threads, thread_prefix, inclusive, aggregate);
@@ -99,9 +145,18 @@ struct tile_scanner {
     const bool first = threadIdx.x == 0;
     const bool seeded = first ? has_prefix : true;
     const Acc seed = first ? prefix : (has_prefix ? op(prefix, thread_prefix) : thread_prefix);
-    thread::scan(items, exclusive, seeded, seed, op);
-    if (valid == tile_items) exchange::template store<true>(s.items, store, base, valid, items);
-    else exchange::template store<false>(s.items, store, base, valid, items);
+    if constexpr (Policy::items_in_shared) {
+      // Each thread rewrites only its own run, which no other thread has read since the load.
+      thread::scan_n<items_per_thread>(exchange::blocked(s.items), exclusive, seeded, seed, op);
+    } else {
+      thread::scan(items, exclusive, seeded, seed, op);
+      __syncthreads();  // the shared tile may still be read by the previous phase
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i) exchange::blocked(s.items)[i] = items[i];
+    }
+    __syncthreads();
+    if (valid == tile_items) from_shared<true>(s, store, base, valid);
+    else from_shared<false>(s, store, base, valid);
   }
 };
 
@@ -149,7 +204,7 @@ __device__ Acc look_back(const tile_status<Acc>& status, std::int64_t tile, std:
 
 /// Reduce-then-scan pass 1: one tile sum per block, in order (non-commutative operators work).
 template <class Policy, block_algorithm Alg, class Acc, class Loader, class Op>
-__global__ void __launch_bounds__(Policy::block_threads)
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     reduce_tiles_kernel(Loader load, std::int64_t n, Op op, Acc* tile_sums) {
   using scanner = tile_scanner<Policy, Alg, Acc>;
   __shared__ typename scanner::storage s;
@@ -176,7 +231,7 @@ __global__ void init_status_kernel(tile_status<Acc> status, std::int64_t tiles, 
 ///              when `tile_counter` is given, the next from that counter, in the order blocks reach it
 ///              (scan_tiles_from_counter says when; performance.md entry 45)
 template <class Policy, block_algorithm Alg, prefix_source Source, class Acc, class Loader, class Storer, class Op>
-__global__ void __launch_bounds__(Policy::block_threads)
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     scan_tiles_kernel(Loader load, Storer store, std::int64_t n, Op op, scan_mode<Acc> mode, Acc* tile_sums,
                       const Acc* tile_prefixes, tile_status<Acc> status, unsigned long long* tile_counter) {
   using scanner = tile_scanner<Policy, Alg, Acc>;
@@ -256,7 +311,7 @@ __device__ Acc earlier_tiles(typename BlockScan::storage& storage, const tile_st
 /// against 15.7 for the reset + look-back scan (docs/performance.md entry 25). `sums` holds a word
 /// per tile (any contents: each is written before the barrier and read after it).
 template <class Policy, block_algorithm Alg, class Acc, class Loader, class Storer, class Op>
-__global__ void __launch_bounds__(Policy::block_threads)
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     scan_resident_kernel(Loader load, Storer store, std::int64_t n, Op op, scan_mode<Acc> mode, tile_status<Acc> sums) {
   using scanner = tile_scanner<Policy, Alg, Acc>;
   constexpr int threads = Policy::block_threads;

@@ -12,7 +12,11 @@ namespace parascan::device {
 /// The look-back's delays (single pass only): a sleep after publishing the tile aggregate and
 /// between polls, in ns, on grids of at least look_back_min_grid tiles (smaller grids finish in a
 /// few microseconds, where a sleep is pure latency).
-template <int BlockThreads, int ItemsPerThread, int LookBackInitialNs = 0, int LookBackPollNs = 0>
+/// ItemsInShared: the scan kernels leave a tile's items in the shared tile they are loaded through
+/// (the thread reduce and rescan read them there) instead of holding them in registers across the
+/// block scan and look-back, and ask the compiler for MinBlocks blocks an SM (__launch_bounds__).
+template <int BlockThreads, int ItemsPerThread, int LookBackInitialNs = 0, int LookBackPollNs = 0,
+          bool ItemsInShared = false, int MinBlocks = 1>
 struct scan_policy_t {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -20,6 +24,8 @@ struct scan_policy_t {
   static constexpr int look_back_initial_ns = LookBackInitialNs;
   static constexpr int look_back_poll_ns = LookBackPollNs;
   static constexpr unsigned look_back_min_grid = 512;
+  static constexpr bool items_in_shared = ItemsInShared;
+  static constexpr int min_blocks = MinBlocks;
 };
 
 /// Look-back delays measured on the H100 (docs/performance.md, entry 7): a 2 µs sleep before the first
@@ -32,21 +38,36 @@ struct scan_policy_t {
 /// For 8-byte numbers (u64, i64, f64 sums) 128 × 32 beat it at every size (the same experiment, entry
 /// 44, H100: 2^22 0.0420 against 0.0450 ms, 2^24 0.1155 against 0.1212, 2^28 1.526 against 1.565); 8-byte
 /// structures (a 4-byte value and its segment flag) keep 256 × 20, where it was not measured.
+/// For 4-byte accumulators the items stay in the shared tile and 6 blocks of 256 × 32 fit an SM (40
+/// registers, 33 KB each) against 4 with the items in registers (56–64 registers), so more blocks load
+/// while others wait in their look-back; with 16-byte loads and stores (block_exchange) that took the
+/// u32 exclusive sum from 0.667 to 0.621 ms at 2^28 on the H200 (experiments/scan_loads.cu, entry 53).
 template <class Acc>
 constexpr bool scan_narrow_block = sizeof(Acc) == 8 && std::is_arithmetic_v<Acc>;
 template <class Acc>
+constexpr bool scan_items_in_shared = sizeof(Acc) == 4;
+template <class Acc>
 using scan_policy = scan_policy_t<(scan_narrow_block<Acc> ? 128 : 256),
-                                  (sizeof(Acc) <= 4 || scan_narrow_block<Acc> ? 32 : sizeof(Acc) <= 8 ? 20 : 4), 2000, 100>;
+                                  (sizeof(Acc) <= 4 || scan_narrow_block<Acc> ? 32 : sizeof(Acc) <= 8 ? 20 : 4), 2000, 100,
+                                  scan_items_in_shared<Acc>, (scan_items_in_shared<Acc> ? 6 : 1)>;
+
+/// The one-launch scan (scan_resident_kernel: every tile resident at once, no look-back for other
+/// blocks to load through) keeps the items in registers at the same tile shape: with them in shared
+/// memory the u32 scan of 2^22 items took 0.0134 ms against 0.0129 on the H200 (entry 53).
+template <class Policy>
+using resident_scan_policy = scan_policy_t<Policy::block_threads, Policy::items_per_thread, Policy::look_back_initial_ns,
+                                           Policy::look_back_poll_ns>;
 
 /// Whether the single-pass scan of `tiles` tiles takes each tile from a counter, in the order blocks
 /// reach it, rather than from the block's index (scan_tiles_kernel). Measured on the H100
-/// (experiments/ab_scan.cu, performance.md entry 45): the block index was 0–10% faster at every size
-/// and type but u32 sums past 4096 tiles (2^25 items), where the counter was 1.5–3% faster (2^28:
-/// 0.843 against 0.861 ms; other 4-byte sums, not measured there, take the same rule). 8-byte sums
-/// gain or tie with the block index up to 2^29.
+/// (experiments/ab_scan.cu, performance.md entry 45): with the items in registers the block index was
+/// 0–10% faster at every size and type but u32 sums past 4096 tiles (2^25 items), where the counter
+/// was 1.5–3% faster. With the items in shared memory and 16-byte moves (entry 53) the block index won
+/// at every size from 2^24 to 2^29 (2^28: 0.621 against 0.634 ms), so only 1- and 2-byte sums, not
+/// measured again, keep the counter past 4096 tiles. 8-byte sums gain or tie with the block index.
 template <class Acc>
 constexpr bool scan_tiles_from_counter(long long tiles) {
-  return sizeof(Acc) <= 4 && tiles > 4096;
+  return sizeof(Acc) < 4 && tiles > 4096;
 }
 
 /// Single-pass selection keeps values in registers and needs no shared-memory tile. 384 × 16 with a
