@@ -20,16 +20,6 @@ struct below {
 };
 
 template <class T>
-__global__ void fill(T* p, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < n; i += (std::int64_t)gridDim.x * blockDim.x) {
-    std::uint64_t z = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    p[i] = static_cast<T>(z ^ (z >> 31));
-  }
-}
-
-template <class T>
 bool run(const char* label, const char* type, int lg, double keep) {
   const std::int64_t n = std::int64_t(1) << lg;
   const below<T> rule{static_cast<T>(keep * 2.0 * static_cast<double>(T(1) << (8 * sizeof(T) - 1)))};
@@ -40,7 +30,7 @@ bool run(const char* label, const char* type, int lg, double keep) {
   CK(cudaMalloc(&ref, n * sizeof(T)));
   CK(cudaMalloc(&count, 8));
   CK(cudaMalloc(&ref_count, 8));
-  fill<<<1024, 256>>>(in, n);
+  fill_hashed<<<1024, 256>>>(in, n);
   std::size_t tb = 0, cb = 0;
   CK(parascan::select_if(nullptr, tb, in, out, count, n, rule));
   CK(cub::DeviceSelect::If(nullptr, cb, in, ref, ref_count, n, rule));

@@ -7,6 +7,9 @@
 //                                     launch latency is not timed (as apps/common/timing.hpp does).
 //   log_sizes(argc, argv, first, {defaults})
 //                                     the log2 sizes given from argv[first] on, else the defaults
+//   fill_hashed<<<grid, threads>>>(p, n)
+//                                     p[i] = a 64-bit mix of i (splitmix64's finaliser), cut to T: the
+//                                     select experiments' random input, the same on every run
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -27,6 +30,16 @@ inline std::vector<int> log_sizes(int argc, char** argv, int first, std::vector<
   std::vector<int> sizes;
   for (int i = first; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
   return sizes.empty() ? defaults : sizes;
+}
+
+template <class T>
+__global__ void fill_hashed(T* p, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    unsigned long long z = static_cast<unsigned long long>(i) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    p[i] = static_cast<T>(z ^ (z >> 31));
+  }
 }
 
 __global__ void experiment_hold_kernel(long long ns) {

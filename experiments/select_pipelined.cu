@@ -152,15 +152,6 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
-__global__ void fill(std::uint32_t* p, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < n; i += (std::int64_t)gridDim.x * blockDim.x) {
-    std::uint64_t z = (std::uint64_t)i * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    p[i] = (std::uint32_t)(z ^ (z >> 31));
-  }
-}
-
 struct buffers {
   std::int64_t n;
   std::uint32_t *in, *out, *ref;
@@ -236,7 +227,7 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&b.ref, b.n * 4));
     CK(cudaMalloc(&b.count, 8));
     CK(cudaMalloc(&b.temp, 64 << 20));
-    fill<<<1024, 256>>>(b.in, b.n);
+    fill_hashed<<<1024, 256>>>(b.in, b.n);
     CK(cudaDeviceSynchronize());
     // CUB with both count types; the faster divides.
     float cub_ms = 0;

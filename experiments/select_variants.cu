@@ -224,15 +224,6 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     *count_out = static_cast<std::int64_t>(prefix) + static_cast<std::int64_t>(aggregate);
 }
 
-__global__ void fill(elem* p, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < n; i += (std::int64_t)gridDim.x * blockDim.x) {
-    std::uint64_t z = (std::uint64_t)i * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    p[i] = (elem)(z ^ (z >> 31));
-  }
-}
-
 std::int64_t g_n;
 elem *g_in, *g_out, *g_ref;
 std::int64_t* g_count;
@@ -316,7 +307,7 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&g_ref, g_n * sizeof(elem)));
   CK(cudaMalloc(&g_count, 8));
   CK(cudaMalloc(&g_temp, 64 << 20));
-  fill<<<1024, 256>>>(g_in, g_n);
+  fill_hashed<<<1024, 256>>>(g_in, g_n);
   CK(cudaDeviceSynchronize());
   std::size_t cub_bytes = 0;
   CK(cub::DeviceSelect::If(nullptr, cub_bytes, g_in, g_ref, g_count, g_n, g_rule));

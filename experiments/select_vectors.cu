@@ -27,15 +27,6 @@ struct below {
   __host__ __device__ bool operator()(u32 x) const { return x < threshold; }
 };
 
-__global__ void fill(u32* p, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < n; i += (std::int64_t)gridDim.x * blockDim.x) {
-    std::uint64_t z = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    p[i] = static_cast<u32>(z ^ (z >> 31));
-  }
-}
-
 /// Threads × Vecs vectors of 4 items a tile; MinBlocks blocks an SM asked of the compiler.
 template <int Threads, int Vecs, int MinBlocks, class Rule>
 __global__ void __launch_bounds__(Threads, MinBlocks)
@@ -162,7 +153,7 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&ref, n * 4));
     CK(cudaMalloc(&count, 8));
     CK(cudaMalloc(&ref_count, 8));
-    fill<<<1024, 256>>>(in, n);
+    fill_hashed<<<1024, 256>>>(in, n);
     for (double keep : {0.1, 0.5, 0.9}) {
       const below rule{static_cast<u32>(keep * 4294967296.0)};
       std::size_t cb = 0, cb32 = 0, tb = 0;
