@@ -2,7 +2,8 @@
 // cub::DeviceSelect::If in the same process (int64 count), outputs and counts compared. An A/B harness
 // like ab_scan.cu: built against an older tree's headers it times that tree's select, so that two
 // builds run one after the other on one machine compare tile policies (performance.md entry 44).
-//   ab_select [label] [log2 n ...]     exit 1 on a mismatch; REPS=1 times once (under a sanitizer)
+//   ab_select [label] [log2 n ...]     exit 1 on a mismatch; REPS=1 times once (under a sanitizer);
+//                                      ONE_LAUNCH=0 takes the look-back where one launch would fit
 #include <cub/device/device_select.cuh>
 #include <cstdint>
 #include <cstdlib>
@@ -32,7 +33,9 @@ bool run(const char* label, const char* type, int lg, double keep) {
   CK(cudaMalloc(&ref_count, 8));
   fill_hashed<<<1024, 256>>>(in, n);
   std::size_t tb = 0, cb = 0;
-  CK(parascan::select_if(nullptr, tb, in, out, count, n, rule));
+  parascan::scan_options options;
+  options.one_launch = !(std::getenv("ONE_LAUNCH") && std::atoi(std::getenv("ONE_LAUNCH")) == 0);
+  CK(parascan::select_if(nullptr, tb, in, out, count, n, rule, 0, options));
   CK(cub::DeviceSelect::If(nullptr, cb, in, ref, ref_count, n, rule));
   void *t, *ct;
   CK(cudaMalloc(&t, tb));
@@ -42,11 +45,11 @@ bool run(const char* label, const char* type, int lg, double keep) {
   o.hold_us = 50;
   float ours = 0, cub = 0;
   for (int r = 0; r < 2; ++r) {
-    ours = median_ms(o, [&] { CK(parascan::select_if(t, tb, in, out, count, n, rule)); });
+    ours = median_ms(o, [&] { CK(parascan::select_if(t, tb, in, out, count, n, rule, 0, options)); });
     cub = median_ms(o, [&] { CK(cub::DeviceSelect::If(ct, cb, in, ref, ref_count, n, rule)); });
   }
   CK(cudaMemset(out, 0xab, n * sizeof(T)));
-  CK(parascan::select_if(t, tb, in, out, count, n, rule));
+  CK(parascan::select_if(t, tb, in, out, count, n, rule, 0, options));
   CK(cudaDeviceSynchronize());
   std::int64_t c = -1, rc = -2;
   CK(cudaMemcpy(&c, count, 8, cudaMemcpyDeviceToHost));

@@ -168,6 +168,49 @@ TEST_F(select_api, u8_flags_scanned_into_wide_offsets) {
   EXPECT_EQ(t, 300u);
 }
 
+TEST_F(select_api, addresses_off_the_16_byte_grid) {
+  // 4-byte values: whole tiles move by 16-byte loads only from an aligned address
+  // (select_shared_tiles_kernel); every pairing of aligned and unaligned input and output, and in place
+  // at aligned and unaligned starts, over many tiles plus a partial one, against the CPU, with the words
+  // around the output checked untouched. About half the items are kept (x > 2^31).
+  const std::int64_t n = 37 * 8192 + 1001;
+  std::vector<std::uint32_t> h(n + 8);
+  std::mt19937 rng(57);
+  for (auto& v : h) v = rng();
+  device_buffer<std::uint32_t> in(n + 8), out(n + 8);
+  device_buffer<std::int64_t> count(1);
+  const keep_rule<std::uint32_t> rule{keep_kind::gt, 0x80000000u};
+  auto check = [&](int in_off, int out_off, bool in_place) {
+    SCOPED_TRACE("input +" + std::to_string(in_off) + " output +" + std::to_string(out_off) + (in_place ? " in place" : ""));
+    std::vector<std::uint32_t> want;
+    for (std::int64_t i = 0; i < n; ++i)
+      if (h[in_off + i] > rule.value) want.push_back(h[in_off + i]);
+    if (in_place) {
+      in.copy_from_host(h.data(), n + 8);
+    } else {
+      out.poison();
+    }
+    std::uint32_t* base = in_place ? in.data() : out.data();
+    const std::uint32_t* src = in.data() + in_off;
+    std::uint32_t* dst = base + out_off;
+    count.poison();
+    validation::run_two_phase([&](void* t, std::size_t& b) { return select_if(t, b, src, dst, count.data(), n, rule); }, 0);
+    std::int64_t kept = -1;
+    count.copy_to_host(&kept, 1);
+    ASSERT_EQ(kept, static_cast<std::int64_t>(want.size()));
+    std::vector<std::uint32_t> got(n + 8);
+    ASSERT_EQ(cudaMemcpy(got.data(), base, (n + 8) * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (std::int64_t i = 0; i < kept; ++i) ASSERT_EQ(got[out_off + i], want[i]) << "kept item " << i;
+    if (!in_place)
+      for (std::int64_t i : {std::int64_t(out_off) - 1, kept + out_off})
+        if (i >= 0) EXPECT_EQ(got[i], 0xA5A5A5A5u) << "word " << i << " outside the output";
+  };
+  in.copy_from_host(h.data(), n + 8);
+  for (int in_off : {0, 1, 2, 3, 4})
+    for (int out_off : {0, 1, 3, 4}) check(in_off, out_off, false);
+  for (int off : {0, 1, 3}) check(off, off, true);
+}
+
 class select_huge : public gpu_test {};
 
 /// More than 2^31 items: keep every third byte-valued item. Outputs poisoned; every kept value, the

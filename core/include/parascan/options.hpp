@@ -20,8 +20,9 @@ struct scan_options {
   device_strategy strategy = device_strategy::single_pass;
   bool debug_synchronous = false;  ///< synchronise and check after every launch (tests)
   /// single_pass only: where every tile fits on the GPU at once (2^22 4-byte items on an H100), scan
-  /// (and select) in one cooperative launch, a grid barrier in place of the status reset and the
-  /// look-back (docs/performance.md entry 25). false: always the reset + decoupled look-back.
+  /// (and select, but for 4-byte values, whose look-back was faster: entry 54) in one cooperative
+  /// launch, a grid barrier in place of the status reset and the look-back (docs/performance.md entry
+  /// 25). false: always the reset + decoupled look-back.
   bool one_launch = true;
 };
 

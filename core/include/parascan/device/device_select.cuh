@@ -8,8 +8,8 @@
 //   and keeps the right-hand value, which is associative — and values travel in registers from load to
 //   store: a tile writes only at or before positions every earlier tile has already loaded.
 //   Traffic: read n (+ flags), write the kept items. Those are the reduce_then_scan paths; the default
-//   single-pass path has its own kernel (select_tiles_kernel below): values stay in registers, ranks
-//   come from warp ballots, and each warp writes contiguous runs.
+//   single-pass path has kernels of its own (select_tiles.cuh): ranks come from warp ballots and each
+//   warp writes contiguous runs.
 // partition: select the kept items, then select the rest behind them (the start is read on the device
 //   from the first pass's count): read 2n, write n.
 // expand: offsets = exclusive sum of counts (+ the total); owners = scatter i to its first slot, then
@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <type_traits>
 #include "parascan/device/device_scan.cuh"
+#include "parascan/device/select_tiles.cuh"
 #include "parascan/select.hpp"
 #include "parascan/warp/warp_shuffle.cuh"
 
@@ -53,18 +54,23 @@ struct select_op {
 };
 
 /// keep(i) from a predicate on the input, or from a non-zero flag; `negate` selects the rest.
+/// test(i, x) is the rule before negation (the single-pass kernels ballot it and flip a row's bits at
+/// once: keep_ballot in select_tiles.cuh).
 template <class T, class Pred>
 struct keep_by_predicate {
   Pred pred;
   bool negate;
-  __device__ __forceinline__ bool operator()(std::int64_t i, const T& x) const { return pred(x) != negate; }
+  __device__ __forceinline__ bool test(std::int64_t, const T& x) const { return pred(x); }
+  __device__ __forceinline__ bool operator()(std::int64_t i, const T& x) const { return test(i, x) != negate; }
 };
 template <class Flag>
 struct keep_by_flag {
   const Flag* flags;
   bool negate;
   template <class X>
-  __device__ __forceinline__ bool operator()(std::int64_t i, const X&) const { return (flags[i] != 0) != negate; }
+  __device__ __forceinline__ bool test(std::int64_t i, const X&) const { return flags[i] != 0; }
+  template <class X>
+  __device__ __forceinline__ bool operator()(std::int64_t i, const X& x) const { return test(i, x) != negate; }
 };
 
 /// In-place selection (reduce_then_scan): each item's (1 if kept, its bits, keep).
@@ -132,173 +138,6 @@ struct reread_storer {
     if (i == n - 1) *count_out = static_cast<std::int64_t>(inclusive);
   }
 };
-
-/// Steps 2–3 of the single-pass selection's look-back path, after the barrier that collects the tile's
-/// `Segments` row-segment counts: warp 0 adds them, publishes the tile's count (tile 0: as its
-/// inclusive prefix) and calls `look_back(count)` for the exclusive prefix, while warp 1 scans the
-/// counts into `begin`. Lane 0 of warp 0 leaves the prefix and count in `prefix` and `count` (shared
-/// memory); the caller's next barrier makes them and `begin` visible. The publish waits for no block
-/// scan, and every later tile's look-back waits on it (performance.md entry 45).
-template <int Segments, class Offset, class LookBack>
-__device__ __forceinline__ void count_and_look_back(const Offset (&counts)[Segments], Offset (&begin)[Segments],
-                                                    Offset& prefix, Offset& count, std::int64_t tile,
-                                                    const tile_status<Offset>& status, LookBack look_back) {
-  const int lane = threadIdx.x % warp::warp_threads, w = threadIdx.x / warp::warp_threads;
-  if (w == 0) {
-    Offset part = 0;
-    for (int k = lane; k < Segments; k += warp::warp_threads) part += counts[k];
-    const Offset total = warp::warp_sum(part);
-    Offset p = 0;
-    if (tile == 0) {
-      if (lane == 0) status.publish(0, state_prefix, total);
-    } else {
-      p = look_back(total);
-    }
-    if (lane == 0) {
-      prefix = p;
-      count = total;
-    }
-  } else if (w == 1) {
-    constexpr int per = (Segments + warp::warp_threads - 1) / warp::warp_threads;
-    Offset c[per], run = 0;
-#pragma unroll
-    for (int k = 0; k < per; ++k) {
-      const int at = lane * per + k;
-      c[k] = at < Segments ? counts[at] : Offset(0);
-      run += c[k];
-    }
-    Offset start = warp::exclusive_warp_sum(run, lane);
-#pragma unroll
-    for (int k = 0; k < per; ++k) {
-      const int at = lane * per + k;
-      if (at < Segments) begin[at] = start;
-      start += c[k];
-    }
-  }
-}
-
-/// Single-pass selection of values (the default path). A tile is `rows` rows of block_threads items;
-/// thread t holds item r·block_threads + t of each row r in registers (coalesced loads, no shared
-/// memory transpose: selection needs ranks, not a blocked arrangement).
-///   1. load all rows, then each warp ballots its keep bits per row: a row-segment of 32 items
-///   2. the rows × warps segment counts, in item order, are scanned: each segment's start
-///   3. the tile's start in the output comes from the decoupled look-back over the tile counts. Warp 0
-///      adds the counts and publishes the tile's right after the barrier that collects them, then
-///      looks back, while warp 1 scans them (step 2): a block scan before the publish (warp scans,
-///      a barrier, the scan of the warp totals) held every later tile's look-back longer (entry 45:
-///      1–6% for u32 values at 2^22–2^28)
-///   4. each kept item goes to start + segment start + popc(lower lanes' bits): a warp writes one
-///      contiguous run per row
-/// Safe in place: a tile writes only after all its threads have loaded (block barriers separate the
-/// two), at positions below the end of its own input; earlier tiles have loaded before any later tile
-/// learns its prefix.
-/// The tile is the block's index, as in CUB's select: blocks start in index order, so a tile's
-/// predecessors have started (or finished) before it looks back. Against a tile taken from an atomic
-/// counter this starts the loads one global round trip sooner: 2–7% at 2^24–2^28 (entry 44).
-/// Resident (every tile on the GPU at once, a cooperative launch: select_single_pass): step 3
-/// publishes the tile's count, meets every other tile at a grid barrier and adds the counts of the
-/// tiles before it (no status reset, no look-back); every tile has loaded before any writes.
-template <class Policy, class V, class Offset, class T, class Keep, bool Resident = false>
-__global__ void __launch_bounds__(Policy::block_threads)
-    select_tiles_kernel(const T* in, Keep keep, V* out, std::int64_t n, std::int64_t* count_out,
-                        const std::int64_t* base, tile_status<Offset> status) {
-  constexpr int threads = Policy::block_threads, rows = Policy::items_per_thread, tile_items = Policy::tile_items;
-  constexpr int warps = threads / warp::warp_threads, segments = rows * warps;
-  static_assert(segments <= threads && warps >= 2, "one segment count per thread; two warps at least");
-  using counts_scan = block::block_scan<block_algorithm::warp_shuffle, Offset, threads>;
-  __shared__ typename counts_scan::storage scan_storage;
-  __shared__ Offset segment_start[segments];
-  __shared__ Offset tile_prefix;
-  wait_for_previous_grid();  // launched during init_status_kernel (look_back_storage::launch)
-  const std::int64_t tile = blockIdx.x, first = tile * tile_items;
-  const int valid = static_cast<int>(n - first < tile_items ? n - first : tile_items);
-  const bool full = valid == tile_items;
-  const int lane = threadIdx.x % warp::warp_threads, w = threadIdx.x / warp::warp_threads;
-
-  // 1. Rows to registers, then the keep bits of every row-segment.
-  const V* values = reinterpret_cast<const V*>(in);
-  V v[rows];
-  unsigned bits[rows];
-#pragma unroll
-  for (int r = 0; r < rows; ++r) {
-    const int local = r * threads + static_cast<int>(threadIdx.x);
-    if (full || local < valid) v[r] = values[first + local];
-  }
-#pragma unroll
-  for (int r = 0; r < rows; ++r) {
-    const int local = r * threads + static_cast<int>(threadIdx.x);
-    bool k = false;
-    if (full || local < valid) {
-      T x;
-      memcpy(&x, &v[r], sizeof(T));
-      k = keep(first + local, x);
-    }
-    bits[r] = __ballot_sync(warp::full_mask, k);
-  }
-  if (lane == 0) {
-#pragma unroll
-    for (int r = 0; r < rows; ++r) segment_start[r * warps + w] = static_cast<Offset>(__popc(bits[r]));
-  }
-  __syncthreads();
-  // 2–3. Segment starts within the tile (in `begin`), the tile's count and its start in the output.
-  Offset prefix = 0, aggregate;
-  const Offset* begin = segment_start;
-  if constexpr (Resident) {
-    const Offset count = threadIdx.x < segments ? segment_start[threadIdx.x] : Offset(0);
-    Offset before = 0, inclusive;
-    counts_scan::scan(scan_storage, count, sum{}, threads, before, inclusive, aggregate);  // ends with a barrier
-    if (threadIdx.x == 0) before = 0;
-    if (threadIdx.x < segments) segment_start[threadIdx.x] = before;
-    if (threadIdx.x == 0) status.publish(tile, state_aggregate, aggregate);
-    cooperative_groups::this_grid().sync();  // every tile's count is published (and scan_storage free)
-    if (tile > 0) prefix = earlier_tiles<threads, counts_scan>(scan_storage, status, tile, sum{});
-  } else {
-    __shared__ Offset segment_begin[segments];
-    __shared__ Offset tile_count;
-    count_and_look_back(segment_start, segment_begin, tile_prefix, tile_count, tile, status,
-                        [&](Offset total) { return look_back<Policy>(status, tile, tile, total, sum{}); });
-    __syncthreads();
-    prefix = tile_prefix;
-    aggregate = tile_count;
-    begin = segment_begin;
-  }
-  // 4. Scatter the kept items straight from registers.
-  const std::int64_t out_first = (base ? *base : 0) + static_cast<std::int64_t>(prefix);
-  const unsigned lower = (1u << lane) - 1u;
-#pragma unroll
-  for (int r = 0; r < rows; ++r) {
-    if ((bits[r] >> lane) & 1u)
-      out[out_first + static_cast<std::int64_t>(begin[r * warps + w]) + __popc(bits[r] & lower)] = v[r];
-  }
-  if (tile == static_cast<std::int64_t>(gridDim.x) - 1 && threadIdx.x == 0)
-    *count_out = static_cast<std::int64_t>(prefix) + static_cast<std::int64_t>(aggregate);
-}
-
-template <class V>
-std::int64_t select_tiles_for(std::int64_t n) {
-  return (n + select_policy<V>::tile_items - 1) / select_policy<V>::tile_items;
-}
-
-
-/// The single pass: one cooperative launch where every tile fits at once (options.one_launch), else
-/// the status reset and the look-back.
-template <class V, class Offset, class T, class Keep>
-cudaError_t select_single_pass(void* d_temp, const T* in, Keep keep, V* out, std::int64_t* count_out,
-                               const std::int64_t* base, std::int64_t n, cudaStream_t stream, scan_options options) {
-  using policy = select_policy<V>;
-  const std::int64_t tiles = select_tiles_for<V>(n);
-  if (tiles > INT_MAX) return cudaErrorInvalidValue;
-  const bool sync = options.debug_synchronous;
-  const auto storage = look_back_storage<Offset>::carve(d_temp, tiles);
-  bool launched = false;
-  cudaError_t e = try_launch_resident(options.one_launch, launched, select_tiles_kernel<policy, V, Offset, T, Keep, true>,
-                                      tiles, policy::block_threads, stream, in, keep, out, n, count_out, base,
-                                      storage.status);
-  if (e != cudaSuccess) return e;
-  if (launched) return check_launch(stream, sync);
-  return storage.launch(tiles, select_tiles_kernel<policy, V, Offset, T, Keep>, static_cast<unsigned>(tiles),
-                        policy::block_threads, stream, sync, in, keep, out, n, count_out, base, storage.status);
-}
 
 /// n == 0: the size query gets one byte; the run writes a zero count or total.
 inline cudaError_t empty_result(void* d_temp, std::size_t& temp_bytes, void* d_result, std::size_t result_bytes,

@@ -71,13 +71,18 @@ constexpr bool scan_tiles_from_counter(long long tiles) {
   return sizeof(Acc) < 4 && tiles > 4096;
 }
 
-/// Single-pass selection keeps values in registers and needs no shared-memory tile. 384 × 16 with a
-/// 1.15 µs initial sleep was the fastest of the measured shapes for 4-byte values (u32 at 2^28:
-/// 0.759 ms, against 1.012 for 256 × 32 without delays). For 8-byte values 256 × 16 beat 384 × 8
-/// (experiments/select_variants.cu -DSELECT_U64, entry 44: 2^28 10% kept 1.017 against 1.15 ms,
-/// 50% 1.314 against 1.38; 2^24 4–8% faster). Rows × warps must not exceed the threads.
+/// Single-pass selection (select_tiles.cuh). 4-byte values keep the tile in shared memory (ItemsInShared:
+/// select_shared_tiles_kernel) at 256 × 32, 6 blocks an SM; on the H100 (experiments/select_shared.cu,
+/// entry 54) it beat 256 × 16 at 8 blocks, 128 × 32 at 12, 384 × 16 at 5, 512 × 16 at 4 and 256 × 24 / 28,
+/// all within 3% at 50% kept, and sleeps of 2000 / 100 ns matched 1150 / 76 (500 / 50 and none lost 3–6%).
+/// The others keep values in registers (select_tiles_kernel): 384 × 16 with a 1.15 µs initial sleep
+/// was the fastest of the shapes measured for them (u32 at 2^28: 0.759 ms, against 1.012 for 256 × 32
+/// without delays); for 8-byte values 256 × 16 beat 384 × 8 (experiments/select_variants.cu
+/// -DSELECT_U64, entry 44: 2^28 10% kept 1.017 against 1.15 ms, 50% 1.314 against 1.38; 2^24 4–8%
+/// faster). Rows × warps must not exceed the threads.
 template <class V>
-using select_policy = scan_policy_t<(sizeof(V) <= 4 ? 384 : 256), 16, 1150, 76>;
+using select_policy = std::conditional_t<sizeof(V) == 4, scan_policy_t<256, 32, 1150, 76, true, 6>,
+                                         scan_policy_t<(sizeof(V) < 4 ? 384 : 256), 16, 1150, 76>>;
 
 /// Threads of the small helper kernels (status initialisation).
 inline constexpr int helper_threads = 256;

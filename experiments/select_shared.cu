@@ -1,0 +1,141 @@
+// Experiment: the single-pass u32 select with its tile in shared memory, as the 4-byte scan keeps it
+// since performance.md entry 53 (16-byte loads, few registers, 6–8 blocks an SM). select_vectors found
+// 16-byte loads into registers slower than select_if at 50 and 90% kept: each lane's four consecutive
+// items scatter across the warp's run in four stores. Here the tile goes to shared memory by
+// block_exchange::load_vectors (item by item for a partial or unaligned tile); warp w then owns the
+// chunk of 32 · Items consecutive items [w · 32 · Items, …) and reads it row by row (32 consecutive
+// items a row: conflict-free), one ballot a row; lane r keeps row r's ballot (one register, not Items).
+// The warps' counts, their scan, the publish and the look-back are the library's (count_and_look_back,
+// look_back). Then each kept item goes to tile prefix + warp start + row start + popc(lower lanes):
+//   direct     straight from shared memory to the output, one run a row (select_if's write pattern);
+//   two-phase  first compacted within the warp's own chunk of shared memory (in place: a kept item only
+//              moves down, into rows already read), then the warp's run written by consecutive lanes.
+// Beside the library's select_if and CUB's DeviceSelect::If (both count types, the faster dividing),
+// keeping x < threshold for 10 / 50 / 90% of random u32; every output and count compared with CUB's.
+//   select_shared [log2 n ...]      (default 22 24 28); exit 1 on a mismatch; ROUND3=1: the library's kernel
+//                                   launched as the variants are, beside the leader
+// Measured (H100, stop 50, docs/select-shared-stop50-h100.txt): 256 x 32, two-phase, 6 blocks an SM
+// took 2^28 from 0.604 / 0.733 / 0.888 ms (select_if, 10 / 50 / 90% kept) to 0.527 / 0.652 / 0.793;
+// the library's select_shared_tiles_kernel (select_tiles.cuh) is this kernel.
+#include <cstdlib>
+#include "parascan/block/block_exchange.cuh"
+#include "select_harness.cuh"
+
+namespace {
+using namespace parascan;
+using namespace parascan::device;
+using u32 = std::uint32_t;
+
+template <int Threads, int Items, int MinBlocks, bool TwoPhase, int InitialNs, int PollNs, class Rule>
+__global__ void __launch_bounds__(Threads, MinBlocks)
+    select_shared_kernel(const u32* in, Rule keep, u32* out, std::int64_t n, std::int64_t* count_out,
+                         tile_status<u32> status) {
+  static_assert(Items <= 32 && Items % 4 == 0, "lane r keeps row r's ballot; whole vectors a thread");
+  using policy = scan_policy_t<Threads, Items, InitialNs, PollNs>;
+  using exchange = block::block_exchange<u32, Threads, Items>;
+  constexpr int warps = Threads / 32, tile_items = Threads * Items, chunk = 32 * Items;
+  __shared__ typename exchange::storage tile_smem;
+  __shared__ u32 warp_count[warps], warp_begin[warps];
+  __shared__ u32 tile_prefix, tile_count;
+  const std::int64_t tile = blockIdx.x, first = tile * tile_items;
+  const int valid = static_cast<int>(n - first < tile_items ? n - first : tile_items);
+  const bool full = valid == tile_items;
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32, base = w * chunk;
+  const auto load = [in](std::int64_t i) { return in[i]; };
+  if (full && exchange::vector_aligned(in + first)) {
+    exchange::load_vectors(tile_smem, in + first);
+  } else if (full) {
+    exchange::template load_striped<true>(tile_smem, load, first, valid);
+  } else {
+    exchange::template load_striped<false>(tile_smem, load, first, valid);
+  }
+  __syncthreads();
+  unsigned my_bits = 0;
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    const int k = base + 32 * r + lane;
+    const unsigned b = __ballot_sync(~0u, (full || k < valid) && keep(tile_smem[block::padded_index(k)]));
+    if (lane == r) my_bits = b;
+  }
+  const u32 my_count = __popc(my_bits);
+  const u32 row_start = warp::exclusive_warp_sum(my_count, lane);
+  const u32 warp_total = __shfl_sync(~0u, row_start + my_count, 31);
+  if (lane == 0) warp_count[w] = warp_total;
+  __syncthreads();
+  count_and_look_back(warp_count, warp_begin, tile_prefix, tile_count, tile, status,
+                      [&](u32 total) { return look_back<policy>(status, tile, tile, total, sum{}); });
+  __syncthreads();
+  const std::int64_t out_first = static_cast<std::int64_t>(tile_prefix) + warp_begin[w];
+  const unsigned lower = (1u << lane) - 1u;
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    const unsigned b = __shfl_sync(~0u, my_bits, r);
+    const u32 at = __shfl_sync(~0u, row_start, r) + __popc(b & lower);
+    const u32 x = tile_smem[block::padded_index(base + 32 * r + lane)];
+    if constexpr (TwoPhase) {
+      __syncwarp();  // every lane has read row r before any writes into it
+      if ((b >> lane) & 1u) tile_smem[block::padded_index(base + static_cast<int>(at))] = x;
+    } else {
+      if ((b >> lane) & 1u) out[out_first + at] = x;
+    }
+  }
+  if constexpr (TwoPhase) {
+    __syncwarp();
+#pragma unroll
+    for (int r = 0; r < Items; ++r) {
+      const int i = 32 * r + lane;
+      if (static_cast<u32>(i) < warp_total) out[out_first + i] = tile_smem[block::padded_index(base + i)];
+    }
+  }
+  if (tile == static_cast<std::int64_t>(gridDim.x) - 1 && threadIdx.x == 0)
+    *count_out = static_cast<std::int64_t>(tile_prefix) + tile_count;
+}
+
+/// Look-back delays in ns: the library's select's (1150, 76) unless given.
+template <int Threads, int Items, int MinBlocks, bool TwoPhase, int InitialNs = 1150, int PollNs = 76>
+select_row run_shared(const select_case& s) {
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "shared %d x %d /%d %s %d/%d", Threads, Items, MinBlocks,
+                TwoPhase ? "two-phase" : "direct", InitialNs, PollNs);
+  return s.run_kernel(shape, select_shared_kernel<Threads, Items, MinBlocks, TwoPhase, InitialNs, PollNs, below>,
+                      Threads, Threads * Items);
+}
+
+/// The library's kernel (select_tiles.cuh) launched as the variants are (no dependent launch), with the
+/// rule as the library wraps it (keep_by_predicate) or bare: where the library's call differs from its
+/// kernel.
+struct below_at {
+  below rule;
+  __device__ bool operator()(std::int64_t, u32 x) const { return rule(x); }
+};
+template <class Keep>
+select_row run_library_kernel(const select_case& s, const char* name, Keep keep) {
+  using policy = select_policy<u32>;
+  const auto kernel = select_kernel_for<policy, u32, u32, u32, Keep>();
+  return s.run_kernel_as(name, kernel, policy::block_threads, policy::tile_items,
+                         [&](unsigned tiles, tile_status<u32> st) {
+                           kernel<<<tiles, policy::block_threads>>>(s.in, keep, s.out, s.n, s.count, nullptr, st);
+                         });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_select_table(argc, argv, [](const select_case& s) {
+    // Round 1 (H100, stop 50): 256 x 32 two-phase at 6 and 5 blocks an SM led; direct lost to two-phase
+    // at every shape; 256 x 16 /8, 512 x 16 /4, 384 x 16 /5 and 128 x 32 /12 trailed. Round 2: delays
+    // and the shapes around the leader.
+    // Round 3: the library's kernel as the variants launch it.
+    if (std::getenv("ROUND3"))
+      return std::vector<select_row>{
+          run_shared<256, 32, 6, true>(s),
+          run_library_kernel(s, "library kernel, keep_by_predicate", keep_by_predicate<u32, below>{s.rule, false}),
+          run_library_kernel(s, "library kernel, bare rule", below_at{s.rule}), run_shared<256, 32, 6, true>(s)};
+    return std::vector<select_row>{
+        run_shared<256, 32, 6, true>(s),           run_shared<256, 32, 6, true, 2000, 100>(s),
+        run_shared<256, 32, 6, true, 500, 50>(s),  run_shared<256, 32, 6, true, 0, 0>(s),
+        run_shared<256, 32, 5, true>(s),           run_shared<256, 32, 5, true, 2000, 100>(s),
+        run_shared<256, 24, 8, true>(s),
+        run_shared<256, 28, 7, true>(s)};
+  });
+}
