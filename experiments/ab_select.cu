@@ -3,7 +3,9 @@
 // like ab_scan.cu: built against an older tree's headers it times that tree's select, so that two
 // builds run one after the other on one machine compare tile policies (performance.md entry 44).
 //   ab_select [label] [log2 n ...]     exit 1 on a mismatch; REPS=1 times once (under a sanitizer);
-//                                      ONE_LAUNCH=0 takes the look-back where one launch would fit
+//                                      ONE_LAUNCH=0 takes the look-back where one launch would fit;
+//                                      HOLD_US=0 times back-to-back calls with their launches (default 50:
+//                                      the stream held first, device time only)
 #include <cub/device/device_select.cuh>
 #include <cstdint>
 #include <cstdlib>
@@ -42,7 +44,7 @@ bool run(const char* label, const char* type, int lg, double keep) {
   CK(cudaMalloc(&ct, cb));
   timing_options o;
   o.reps = std::getenv("REPS") ? std::atoi(std::getenv("REPS")) : 30;  // REPS=1 under a sanitizer
-  o.hold_us = 50;
+  o.hold_us = std::getenv("HOLD_US") ? std::atoi(std::getenv("HOLD_US")) : 50;  // 0: launch costs timed too
   float ours = 0, cub = 0;
   for (int r = 0; r < 2; ++r) {
     ours = median_ms(o, [&] { CK(parascan::select_if(t, tb, in, out, count, n, rule, 0, options)); });

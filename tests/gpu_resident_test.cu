@@ -61,11 +61,11 @@ TEST_F(resident_edge, scan_in_one_launch_and_with_the_look_back) {
 }
 
 TEST_F(resident_edge, select_in_one_launch_and_with_the_look_back) {
-  // The one launch is select_tiles_kernel<..., true> (values in registers: 8-byte values here; 4-byte
-  // values always look back); the edge is its resident capacity in tiles.
-  using policy = device::select_policy<std::uint64_t>;
-  static_assert(!policy::items_in_shared, "the one launch is the register kernel's");
-  const auto kernel = device::select_tiles_kernel<policy, std::uint64_t, std::uint32_t, std::uint64_t,
+  // The one launch is select_tiles_kernel<..., true> (values in registers); the edge is its resident
+  // capacity in tiles. One item past it 4-byte values take the look-back in the shared-memory kernel
+  // (select_shared_tiles_kernel, tiles of its own size).
+  using policy = device::select_resident_policy<std::uint32_t>;
+  const auto kernel = device::select_tiles_kernel<policy, std::uint32_t, std::uint32_t, std::uint32_t,
                                                   device::keep_by_flag<std::uint8_t>, true>;
   std::int64_t capacity = 0;
   ASSERT_EQ(device::resident_capacity(kernel, policy::block_threads, capacity), cudaSuccess);
@@ -73,16 +73,16 @@ TEST_F(resident_edge, select_in_one_launch_and_with_the_look_back) {
   if (small_sizes_only()) GTEST_SKIP() << "too large for the sanitizer runs (select_typed covers both paths there)";
   for (const std::int64_t n : {capacity * policy::tile_items, capacity * policy::tile_items + 1}) {
     SCOPED_TRACE("n=" + std::to_string(n) + ", resident capacity " + std::to_string(capacity) + " tiles");
-    std::vector<std::uint64_t> values(static_cast<std::size_t>(n)), want;
+    std::vector<std::uint32_t> values(static_cast<std::size_t>(n)), want;
     std::vector<std::uint8_t> flags(values.size());
     std::mt19937_64 rng(n);
     for (std::size_t i = 0; i < values.size(); ++i) {
       const std::uint64_t r = rng();
-      values[i] = r * 0x9E3779B97F4A7C15ull;
+      values[i] = static_cast<std::uint32_t>(r);
       flags[i] = static_cast<std::uint8_t>((r >> 32) % 3);  // 0 drops, 1 and 2 keep
       if (flags[i] != 0) want.push_back(values[i]);
     }
-    device_buffer<std::uint64_t> d_in(n), d_out(n);
+    device_buffer<std::uint32_t> d_in(n), d_out(n);
     device_buffer<std::uint8_t> d_flags(n);
     device_buffer<std::int64_t> d_count(1);
     d_in.copy_from_host(values.data(), n);
@@ -95,7 +95,7 @@ TEST_F(resident_edge, select_in_one_launch_and_with_the_look_back) {
     std::int64_t kept = 0;
     d_count.copy_to_host(&kept, 1);
     ASSERT_EQ(kept, static_cast<std::int64_t>(want.size()));
-    std::vector<std::uint64_t> got(static_cast<std::size_t>(kept));
+    std::vector<std::uint32_t> got(static_cast<std::size_t>(kept));
     d_out.copy_to_host(got.data(), kept);
     EXPECT_EQ(got, want);
   }

@@ -42,6 +42,7 @@
 #include "parascan/device/segmented_sort/segments.cuh"
 #include "parascan/device/segmented_sort/small.cuh"
 #include "parascan/device/segmented_sort/thread_rows.cuh"
+#include "parascan/device/select_tiles.cuh"
 #include "parascan/device/tile_status.cuh"
 #include "parascan/device/topk/filter.cuh"
 #include "parascan/device/topk/sampled.cuh"

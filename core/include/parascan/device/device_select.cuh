@@ -162,7 +162,7 @@ cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep
     using Offset = decltype(offset_tag);
     if constexpr (!std::is_same_v<V, no_value>) {
       if (options.strategy == device_strategy::single_pass) {
-        const std::size_t need = look_back_storage<Offset>::bytes(select_tiles_for<V>(n));
+        const std::size_t need = select_single_pass_bytes<V, Offset>(n);
         if (d_temp == nullptr) {
           temp_bytes = need;
           return cudaSuccess;

@@ -80,9 +80,15 @@ constexpr bool scan_tiles_from_counter(long long tiles) {
 /// without delays); for 8-byte values 256 × 16 beat 384 × 8 (experiments/select_variants.cu
 /// -DSELECT_U64, entry 44: 2^28 10% kept 1.017 against 1.15 ms, 50% 1.314 against 1.38; 2^24 4–8%
 /// faster). Rows × warps must not exceed the threads.
+/// The one launch (every tile resident at once: select_tiles_kernel<..., true>) keeps the register
+/// kernel for every size of value: for 4-byte values its capacity is ~2.4M items on an H100, and where
+/// it applies it saves the status reset's launch, which a host-bound caller sees (Python's u32 select
+/// at 2^20 took 0.0199 ms a call with the shared kernel's look-back against 0.0136 with this; entry 54).
+template <class V>
+using select_resident_policy = scan_policy_t<(sizeof(V) <= 4 ? 384 : 256), 16, 1150, 76>;
 template <class V>
 using select_policy = std::conditional_t<sizeof(V) == 4, scan_policy_t<256, 32, 1150, 76, true, 6>,
-                                         scan_policy_t<(sizeof(V) < 4 ? 384 : 256), 16, 1150, 76>>;
+                                         select_resident_policy<V>>;
 
 /// Threads of the small helper kernels (status initialisation).
 inline constexpr int helper_threads = 256;

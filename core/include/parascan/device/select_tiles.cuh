@@ -5,12 +5,13 @@
 //                               items go straight from registers to the output (1-, 2- and 8-byte values)
 //   select_shared_tiles_kernel  the tile in shared memory (4-byte values: 16-byte loads, 40 registers,
 //                               6 blocks an SM); each warp compacts its chunk in place, then writes its run;
-//                               always with the look-back
+//                               with the look-back (the one launch, where it fits, is the register kernel's)
 // Both are safe in place: a tile writes only after all its threads have loaded (block barriers separate
 // the two), at positions below the end of its own input; earlier tiles have loaded before any later
 // tile learns its prefix.
 #pragma once
 #include <cooperative_groups.h>
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -288,31 +289,40 @@ constexpr auto select_kernel_for() {
   }
 }
 
-template <class V>
+template <class Policy>
 std::int64_t select_tiles_for(std::int64_t n) {
-  return (n + select_policy<V>::tile_items - 1) / select_policy<V>::tile_items;
+  return (n + Policy::tile_items - 1) / Policy::tile_items;
 }
 
-/// The single pass: the status reset and the look-back, or, for the register kernel, one cooperative
-/// launch where every tile fits at once (options.one_launch). The shared-memory kernel always looks
-/// back: at 2^20–2^22 u32 items its look-back was 2–9% faster than its one launch and as fast as or
-/// faster than the register kernel's (experiments/ab_select.cu ONE_LAUNCH=0, H100, entry 54).
+/// Temporary bytes of the single pass: status words for the look-back's tiles or the one launch's,
+/// whichever are more.
+template <class V, class Offset>
+std::size_t select_single_pass_bytes(std::int64_t n) {
+  return look_back_storage<Offset>::bytes(
+      std::max(select_tiles_for<select_policy<V>>(n), select_tiles_for<select_resident_policy<V>>(n)));
+}
+
+/// The single pass: one cooperative launch of the register kernel where all its tiles fit at once
+/// (options.one_launch; select_resident_policy), else the status reset and the look-back kernel of
+/// select_policy. For 4-byte values that is the shared-memory kernel, whose own one launch lost to its
+/// look-back by 2–9% of device time at 2^20–2^22 u32 items (experiments/ab_select.cu ONE_LAUNCH=0,
+/// H100, entry 54).
 template <class V, class Offset, class T, class Keep>
 cudaError_t select_single_pass(void* d_temp, const T* in, Keep keep, V* out, std::int64_t* count_out,
                                const std::int64_t* base, std::int64_t n, cudaStream_t stream, scan_options options) {
   using policy = select_policy<V>;
-  const std::int64_t tiles = select_tiles_for<V>(n);
-  if (tiles > INT_MAX) return cudaErrorInvalidValue;
+  using one_launch_policy = select_resident_policy<V>;
+  const std::int64_t tiles = select_tiles_for<policy>(n), one_launch_tiles = select_tiles_for<one_launch_policy>(n);
+  if (std::max(tiles, one_launch_tiles) > INT_MAX) return cudaErrorInvalidValue;
   const bool sync = options.debug_synchronous;
+  bool launched = false;
+  cudaError_t e = try_launch_resident(
+      options.one_launch, launched, select_tiles_kernel<one_launch_policy, V, Offset, T, Keep, true>, one_launch_tiles,
+      one_launch_policy::block_threads, stream, in, keep, out, n, count_out, base,
+      look_back_storage<Offset>::carve(d_temp, one_launch_tiles).status);
+  if (e != cudaSuccess) return e;
+  if (launched) return check_launch(stream, sync);
   const auto storage = look_back_storage<Offset>::carve(d_temp, tiles);
-  if constexpr (!policy::items_in_shared) {
-    bool launched = false;
-    cudaError_t e = try_launch_resident(options.one_launch, launched, select_tiles_kernel<policy, V, Offset, T, Keep, true>,
-                                        tiles, policy::block_threads, stream, in, keep, out, n, count_out, base,
-                                        storage.status);
-    if (e != cudaSuccess) return e;
-    if (launched) return check_launch(stream, sync);
-  }
   return storage.launch(tiles, select_kernel_for<policy, V, Offset, T, Keep>(), static_cast<unsigned>(tiles),
                         policy::block_threads, stream, sync, in, keep, out, n, count_out, base, storage.status);
 }
