@@ -118,6 +118,33 @@ select_row run_library_kernel(const select_case& s, const char* name, Keep keep)
                          });
 }
 
+/// keep_rule's comparisons without its switch (ROUND5): which of x < v, x == v, x > v, x != v keep, a
+/// nibble a kind (nonzero: x != 0), else keep_rule's switch (odd, even, finite).
+template <class T>
+struct table_rule {
+  keep_rule<T> rule;
+  __host__ __device__ bool operator()(const T& x) const {
+    const unsigned k = static_cast<unsigned>(rule.kind);
+    if (k > static_cast<unsigned>(keep_kind::ne)) return rule(x);
+    const unsigned m = (0x8231648u >> (4 * k)) & 15u;
+    const T v = rule.kind == keep_kind::nonzero ? T(0) : rule.value;
+    return ((m & 1u) & unsigned(x < v)) | ((m >> 1) & unsigned(x == v)) | ((m >> 2) & unsigned(x > v)) |
+           ((m >> 3) & unsigned(x != v));
+  }
+};
+
+/// The library's select_if with the predicate `pred` (its whole call: status reset and kernel).
+template <class Pred>
+select_row run_library_call(const select_case& s, const char* name, Pred pred) {
+  std::size_t bytes = 0;
+  CK(parascan::select_if(nullptr, bytes, s.in, s.out, s.count, s.n, pred));
+  void* t = nullptr;
+  CK(cudaMalloc(&t, bytes));
+  const select_row r = s.time_and_check(name, [&] { CK(parascan::select_if(t, bytes, s.in, s.out, s.count, s.n, pred)); });
+  CK(cudaFree(t));
+  return r;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,6 +152,15 @@ int main(int argc, char** argv) {
     // Round 1 (H100, stop 50): 256 x 32 two-phase at 6 and 5 blocks an SM led; direct lost to two-phase
     // at every shape; 256 x 16 /8, 512 x 16 /4, 384 x 16 /5 and 128 x 32 /12 trailed. Round 2: delays
     // and the shapes around the leader.
+    // Round 5: the library's call with the rule Python's keep="lt:t" passes (keep_rule: a switch on the
+    // kind an item) against the same comparison by a table, and the bare rule.
+    if (std::getenv("ROUND5")) {
+      const keep_rule<u32> rule{keep_kind::lt, s.rule.threshold};
+      return std::vector<select_row>{run_library_call(s, "library select_if, keep_rule (switch)", rule),
+                                     run_library_call(s, "library select_if, table_rule", table_rule<u32>{rule}),
+                                     run_library_call(s, "library select_if, bare rule", s.rule),
+                                     run_library_call(s, "library select_if, keep_rule (switch)", rule)};
+    }
     // Round 3: the library's kernel as the variants launch it.
     if (std::getenv("ROUND3"))
       return std::vector<select_row>{
