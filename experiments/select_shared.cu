@@ -13,7 +13,8 @@
 // Beside the library's select_if and CUB's DeviceSelect::If (both count types, the faster dividing),
 // keeping x < threshold for 10 / 50 / 90% of random u32; every output and count compared with CUB's.
 //   select_shared [log2 n ...]      (default 22 24 28); exit 1 on a mismatch; ROUND3=1: the library's kernel
-//                                   launched as the variants are, beside the leader
+//                                   launched as the variants are, beside the leader; ROUND5=1: the library's
+//                                   call with keep_rule (Python's rules) against table_rule and range_rule
 // Measured (H100, stop 50, docs/select-shared-stop50-h100.txt): 256 x 32, two-phase, 6 blocks an SM
 // took 2^28 from 0.604 / 0.733 / 0.888 ms (select_if, 10 / 50 / 90% kept) to 0.527 / 0.652 / 0.793;
 // the library's select_shared_tiles_kernel (select_tiles.cuh) is this kernel.
@@ -133,6 +134,28 @@ struct table_rule {
   }
 };
 
+/// keep_rule of an unsigned type as one range test, made on the host (ROUND5): keep iff (x − lo) ≤ span,
+/// != invert. gt v: [v + 1, max]; ge: [v, max]; lt: [0, v − 1]; le: [0, v]; eq: [v, v]; ne: not [v, v];
+/// nonzero: not [0, 0]; an empty range is the whole range inverted. Two instructions an item and a
+/// compare where keep_rule switches on its kind.
+struct range_rule {
+  u32 lo, span;
+  bool invert;
+  static range_rule from(const keep_rule<u32>& r) {
+    const u32 v = r.value, top = ~0u;
+    switch (r.kind) {
+      case keep_kind::gt: return v == top ? range_rule{0, top, true} : range_rule{v + 1, top - v - 1, false};
+      case keep_kind::ge: return {v, top - v, false};
+      case keep_kind::lt: return v == 0 ? range_rule{0, top, true} : range_rule{0, v - 1, false};
+      case keep_kind::le: return {0, v, false};
+      case keep_kind::eq: return {v, 0, false};
+      case keep_kind::ne: return {v, 0, true};
+      default: return {0, 0, true};  // nonzero (the experiment passes no other kind)
+    }
+  }
+  __host__ __device__ bool operator()(u32 x) const { return ((x - lo) <= span) != invert; }
+};
+
 /// The library's select_if with the predicate `pred` (its whole call: status reset and kernel).
 template <class Pred>
 select_row run_library_call(const select_case& s, const char* name, Pred pred) {
@@ -153,11 +176,12 @@ int main(int argc, char** argv) {
     // at every shape; 256 x 16 /8, 512 x 16 /4, 384 x 16 /5 and 128 x 32 /12 trailed. Round 2: delays
     // and the shapes around the leader.
     // Round 5: the library's call with the rule Python's keep="lt:t" passes (keep_rule: a switch on the
-    // kind an item) against the same comparison by a table, and the bare rule.
+    // kind an item) against the same comparison by a table, by one range test, and the bare rule.
     if (std::getenv("ROUND5")) {
       const keep_rule<u32> rule{keep_kind::lt, s.rule.threshold};
       return std::vector<select_row>{run_library_call(s, "library select_if, keep_rule (switch)", rule),
                                      run_library_call(s, "library select_if, table_rule", table_rule<u32>{rule}),
+                                     run_library_call(s, "library select_if, range_rule", range_rule::from(rule)),
                                      run_library_call(s, "library select_if, bare rule", s.rule),
                                      run_library_call(s, "library select_if, keep_rule (switch)", rule)};
     }
