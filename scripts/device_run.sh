@@ -5,12 +5,15 @@
 # tool brings back only a few files).
 #
 #   MODE full           the whole suite: gpu_tests in 4 shards, cli_tests, unit_tests, consumer, pytest
-#                       (~8 minutes on an H200 with the build)
+#                       (~8 minutes on an H200 with the build; 597 s of the call's 600 on an H100 in stop
+#                       50). NO_PYTEST=1 leaves pytest out, for a second call on the warm machine
+#                       (`PYTEST=. PYBENCH=none bash scripts/device_run.sh bench none`: its build is a no-op)
 #   MODE tests FILTER   gpu_tests --gtest_filter=FILTER, then memcheck and racecheck over the same filter
 #                       (or $SAN_FILTER; $SAN_TIMEOUT seconds each, default 150)
-#   MODE bench P[,P] ARGS...  bench --primitive P ARGS for each P, then python -m parascan.bench with each
-#                       flag in $PYBENCH (default --batched; e.g. "--batched --peers"), after pytest over
-#                       $PYTEST (test files or -k expressions) if set. Carry .whl too for cuda.compute.
+#   MODE bench P[,P] ARGS...  bench --primitive P ARGS for each P (P none: no C++ bench), then python -m
+#                       parascan.bench with each flag in $PYBENCH (default --batched; e.g. "--batched --peers";
+#                       none: no Python bench), after pytest over $PYTEST (test files or -k expressions) if
+#                       set. Carry .whl too for cuda.compute.
 #   MODE multigpu       the multi-GPU tests (label multigpu): gpu_dist_tests, two processes through
 #                       tests/run_ranks.sh, cli_tests' cli_multigpu.*; `full` runs them too where 2+ GPUs are
 #                       visible. NVLink multicast stays off (NCCL_NVLS_ENABLE=0, device README).
@@ -79,8 +82,12 @@ case "$mode" in
     [ -x $B/parascan_consumer ] && { timeout 30 $B/parascan_consumer > $L/consumer.log 2>&1; note "consumer rc=$? $(tail -1 $L/consumer.log)"; }
     # pytest beside the shards (the whole call fits the device tool's 10 minutes that way)
     wait $pip_pid
-    (cd python/tests && timeout 300 python3 -m pytest -q -rs -p no:cacheprovider . > $L/pytest.log 2>&1; \
-      echo "rc=$?" >> $L/pytest.log) &
+    if [ -z "${NO_PYTEST:-}" ]; then
+      (cd python/tests && timeout 300 python3 -m pytest -q -rs -p no:cacheprovider . > $L/pytest.log 2>&1; \
+        echo "rc=$?" >> $L/pytest.log) &
+    else
+      echo "not run (NO_PYTEST)" > $L/pytest.log
+    fi
     wait
     for i in 0 1 2 3; do note "gpu_tests shard $i: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)|tests ran' $L/gpu_tests_$i.log | tr '\n' ' ')"; done
     grep -h -E "^\[  FAILED|Failure" $L/gpu_tests_*.log | head -20 >> "$S"
@@ -98,6 +105,7 @@ case "$mode" in
   bench)
     prims=${1:?bench needs primitives, e.g. topk,axis}; shift
     for p in ${prims//,/ }; do
+      [ "$p" = none ] && continue  # `bench none`: only pytest ($PYTEST) and the Python benches
       timeout 200 $B/bench --primitive "$p" "$@" --csv $L/bench-$p.csv > $out/bench-$p.txt 2>&1; note "bench $p $* rc=$?"
     done
     wait $pip_pid
@@ -107,6 +115,7 @@ case "$mode" in
       note "pytest $PYTEST rc=$? $(tail -1 $L/pytest.log)"
     fi
     for flag in ${PYBENCH:---batched}; do
+      [ "$flag" = none ] && continue
       (cd /tmp && PYTHONUNBUFFERED=1 timeout 240 python3 -m parascan.bench $flag --repeat ${PYREPEAT:-5} --csv $L/pybench$flag.csv \
         > $out/pybench$flag.txt 2>&1)
       note "pybench $flag rc=$?"
