@@ -19,10 +19,10 @@ struct scan_options {
   block_algorithm algorithm = block_algorithm::warp_shuffle;
   device_strategy strategy = device_strategy::single_pass;
   bool debug_synchronous = false;  ///< synchronise and check after every launch (tests)
-  /// single_pass only: where every tile fits on the GPU at once (2^22 4-byte items on an H100), scan
-  /// (and select, but for 4-byte values, whose look-back was faster: entry 54) in one cooperative
-  /// launch, a grid barrier in place of the status reset and the look-back (docs/performance.md entry
-  /// 25). false: always the reset + decoupled look-back.
+  /// single_pass only: where every tile fits on the GPU at once (2^22 4-byte items on an H100; the
+  /// select's one launch keeps its tile in registers, ~2.4M 4-byte items), scan (and select) in one
+  /// cooperative launch, a grid barrier in place of the status reset and the look-back
+  /// (docs/performance.md entries 25, 54). false: always the reset + decoupled look-back.
   bool one_launch = true;
 };
 

@@ -82,6 +82,21 @@ struct block_exchange {
     }
   }
 
+  /// The tile of plain items at src + tile_base into shared memory in the striped order: by load_vectors
+  /// when the tile is whole, of a vector shape and src + tile_base is aligned, else item by item through
+  /// loader(tile_base + k) (load_striped); no barrier. The scan's and the select's tiles come in so.
+  template <bool FullTile, class Loader>
+  __device__ static void load_tile(storage& smem, const T* src, const Loader& loader, std::int64_t tile_base,
+                                   int valid) {
+    if constexpr (FullTile && vectors) {
+      if (vector_aligned(src + tile_base)) {
+        load_vectors(smem, src + tile_base);
+        return;
+      }
+    }
+    load_striped<FullTile>(smem, loader, tile_base, valid);
+  }
+
   /// The whole tile from shared memory to `dst` (16-byte aligned) by 16-byte stores; the caller has
   /// passed a barrier since the tile was last written.
   __device__ static void store_vectors(const storage& smem, T* dst) {

@@ -81,13 +81,11 @@ struct tile_scanner {
   /// address); no barrier.
   template <bool Full, class Loader>
   __device__ static void to_shared(storage& s, const Loader& load, std::int64_t base, int valid) {
-    if constexpr (Full && exchange::vectors && loads_plain_items<Loader, Acc>) {
-      if (exchange::vector_aligned(load.in + base)) {
-        exchange::load_vectors(s.items, load.in + base);
-        return;
-      }
+    if constexpr (loads_plain_items<Loader, Acc>) {
+      exchange::template load_tile<Full>(s.items, load.in, load, base, valid);
+    } else {
+      exchange::template load_striped<Full>(s.items, load, base, valid);
     }
-    exchange::template load_striped<Full>(s.items, load, base, valid);
   }
 
   /// The shared tile out (after a barrier), as to_shared came in.

@@ -226,19 +226,10 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   const V* values = reinterpret_cast<const V*>(in);
   const unsigned flip = negation_bits(keep);
   const auto load = [values](std::int64_t i) { return values[i]; };
-  bool loaded = false;
-  if constexpr (exchange::vectors) {
-    if (full && exchange::vector_aligned(values + first)) {
-      exchange::load_vectors(tile_smem, values + first);
-      loaded = true;
-    }
-  }
-  if (!loaded) {
-    if (full) {
-      exchange::template load_striped<true>(tile_smem, load, first, valid);
-    } else {
-      exchange::template load_striped<false>(tile_smem, load, first, valid);
-    }
+  if (full) {
+    exchange::template load_tile<true>(tile_smem, values, load, first, valid);
+  } else {
+    exchange::template load_tile<false>(tile_smem, values, load, first, valid);
   }
   __syncthreads();
   unsigned my_bits = 0;
