@@ -14,7 +14,8 @@
 // keeping x < threshold for 10 / 50 / 90% of random u32; every output and count compared with CUB's.
 //   select_shared [log2 n ...]      (default 22 24 28); exit 1 on a mismatch; ROUND3=1: the library's kernel
 //                                   launched as the variants are, beside the leader; ROUND5=1: the library's
-//                                   call with keep_rule (Python's rules) against table_rule and range_rule
+//                                   call with keep_rule (Python's rules: the kind taken once, keep_rule::visit)
+//                                   against a switch an item, range_rule and the bare rule
 // Measured (H100, stop 50, docs/select-shared-stop50-h100.txt): 256 x 32, two-phase, 6 blocks an SM
 // took 2^28 from 0.604 / 0.733 / 0.888 ms (select_if, 10 / 50 / 90% kept) to 0.527 / 0.652 / 0.793;
 // the library's select_shared_tiles_kernel (select_tiles.cuh) is this kernel.
@@ -119,19 +120,14 @@ select_row run_library_kernel(const select_case& s, const char* name, Keep keep)
                          });
 }
 
-/// keep_rule's comparisons without its switch (ROUND5): which of x < v, x == v, x > v, x != v keep, a
-/// nibble a kind (nonzero: x != 0), else keep_rule's switch (odd, even, finite).
+/// keep_rule tested item by item through its own operator() (a switch on the kind an item): the library's
+/// path before entry 55, which now takes the kind once (keep_rule::visit in the kernels). ROUND5 in stop
+/// 50's form also tried the comparisons by a table of kinds: slower than the switch (0.679 against
+/// 0.598 ms at 2^28, 10% kept; docs/select-round5-stop51-h100.txt).
 template <class T>
-struct table_rule {
+struct switch_rule {
   keep_rule<T> rule;
-  __host__ __device__ bool operator()(const T& x) const {
-    const unsigned k = static_cast<unsigned>(rule.kind);
-    if (k > static_cast<unsigned>(keep_kind::ne)) return rule(x);
-    const unsigned m = (0x8231648u >> (4 * k)) & 15u;
-    const T v = rule.kind == keep_kind::nonzero ? T(0) : rule.value;
-    return ((m & 1u) & unsigned(x < v)) | ((m >> 1) & unsigned(x == v)) | ((m >> 2) & unsigned(x > v)) |
-           ((m >> 3) & unsigned(x != v));
-  }
+  __host__ __device__ bool operator()(const T& x) const { return rule(x); }
 };
 
 /// keep_rule of an unsigned type as one range test, made on the host (ROUND5): keep iff (x − lo) ≤ span,
@@ -175,15 +171,16 @@ int main(int argc, char** argv) {
     // Round 1 (H100, stop 50): 256 x 32 two-phase at 6 and 5 blocks an SM led; direct lost to two-phase
     // at every shape; 256 x 16 /8, 512 x 16 /4, 384 x 16 /5 and 128 x 32 /12 trailed. Round 2: delays
     // and the shapes around the leader.
-    // Round 5: the library's call with the rule Python's keep="lt:t" passes (keep_rule: a switch on the
-    // kind an item) against the same comparison by a table, by one range test, and the bare rule.
+    // Round 5: the library's call with the rule Python's keep="lt:t" passes (keep_rule) against the same
+    // rule tested by a switch an item, by one range test, and the bare rule. Stop 50's tree (a switch an
+    // item): 0.598 / 0.696 / 0.824 ms at 2^28 against the bare rule's 0.541 / 0.654 / 0.788.
     if (std::getenv("ROUND5")) {
       const keep_rule<u32> rule{keep_kind::lt, s.rule.threshold};
-      return std::vector<select_row>{run_library_call(s, "library select_if, keep_rule (switch)", rule),
-                                     run_library_call(s, "library select_if, table_rule", table_rule<u32>{rule}),
+      return std::vector<select_row>{run_library_call(s, "library select_if, keep_rule (visit)", rule),
+                                     run_library_call(s, "library select_if, switch an item", switch_rule<u32>{rule}),
                                      run_library_call(s, "library select_if, range_rule", range_rule::from(rule)),
                                      run_library_call(s, "library select_if, bare rule", s.rule),
-                                     run_library_call(s, "library select_if, keep_rule (switch)", rule)};
+                                     run_library_call(s, "library select_if, keep_rule (visit)", rule)};
     }
     // Round 3: the library's kernel as the variants launch it.
     if (std::getenv("ROUND3"))

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 #include "gpu_test.hpp"
@@ -116,6 +117,73 @@ TEST_F(select_api, predicate_rules_match_cub) {
     d_ref.copy_to_host(b.data(), k);
     EXPECT_TRUE(validation::compare_exact(a.data(), b.data(), k).ok());
   }
+}
+
+/// Every keep kind through the kernels that fix it at compile time (keep_rule::visit): the one launch
+/// (77777 items) and the look-back past the one launch's capacity (2^22 + 3 items: the shared-memory
+/// kernel for 4-byte values), select, partition and positions, against the CPU (keep_rule on the host,
+/// whose kinds tests/unit/keep_rule_test.cpp checks one by one). NaN, ±inf, ±0 and the rule's value
+/// appear among the items.
+template <class T>
+void check_every_keep_kind(T value, std::vector<keep_kind> kinds) {
+  for (std::int64_t n : {std::int64_t(77777), (std::int64_t(1) << 22) + 3}) {
+    std::vector<T> v(n);
+    std::mt19937_64 rng(n);
+    for (auto& x : v) {
+      if constexpr (std::is_floating_point_v<T>) x = static_cast<T>(std::uniform_real_distribution<double>(-4, 4)(rng));
+      else x = static_cast<T>(static_cast<std::int64_t>(rng() % 9) - 4);
+    }
+    for (std::int64_t i = 0; i < n; i += 97) v[i] = value;
+    for (std::int64_t i = 13; i < n; i += 101) v[i] = T(0);
+    if constexpr (std::is_floating_point_v<T>) {
+      for (std::int64_t i = 7; i < n; i += 89) v[i] = NAN;
+      for (std::int64_t i = 3; i < n; i += 83) v[i] = (i & 1) ? INFINITY : -INFINITY;
+      for (std::int64_t i = 5; i < n; i += 79) v[i] = -0.0f;
+    }
+    device_buffer<T> d_in(n), d_out(n);
+    device_buffer<std::int64_t> d_count(1), d_idx(n);
+    d_in.copy_from_host(v.data(), n);
+    for (keep_kind kind : kinds) {
+      const keep_rule<T> rule{kind, value};
+      SCOPED_TRACE(std::string(to_string(kind)) + " n=" + std::to_string(n));
+      std::vector<T> want, rest;
+      std::vector<std::int64_t> want_idx;
+      for (std::int64_t i = 0; i < n; ++i) {
+        (rule(v[i]) ? want : rest).push_back(v[i]);
+        if (rule(v[i])) want_idx.push_back(i);
+      }
+      ASSERT_GT(want.size(), 0u);
+      const auto count = [&] {
+        std::int64_t k = -1;
+        d_count.copy_to_host(&k, 1);
+        return k;
+      };
+      d_out.poison();
+      validation::run_two_phase([&](void* t, std::size_t& b) { return select_if(t, b, d_in.data(), d_out.data(), d_count.data(), n, rule); }, 0);
+      ASSERT_EQ(count(), static_cast<std::int64_t>(want.size()));
+      std::vector<T> got(n);
+      d_out.copy_to_host(got.data(), n);
+      EXPECT_TRUE(validation::compare_exact(got.data(), want.data(), static_cast<std::int64_t>(want.size())).ok()) << "select";
+      d_out.poison();
+      validation::run_two_phase([&](void* t, std::size_t& b) { return partition_if(t, b, d_in.data(), d_out.data(), d_count.data(), n, rule); }, 0);
+      ASSERT_EQ(count(), static_cast<std::int64_t>(want.size()));
+      d_out.copy_to_host(got.data(), n);
+      want.insert(want.end(), rest.begin(), rest.end());
+      EXPECT_TRUE(validation::compare_exact(got.data(), want.data(), n).ok()) << "partition";
+      d_idx.poison();
+      validation::run_two_phase([&](void* t, std::size_t& b) { return select_if_indices(t, b, d_in.data(), d_idx.data(), d_count.data(), n, rule); }, 0);
+      ASSERT_EQ(count(), static_cast<std::int64_t>(want_idx.size()));
+      std::vector<std::int64_t> got_idx(want_idx.size());
+      d_idx.copy_to_host(got_idx.data(), got_idx.size());
+      EXPECT_EQ(got_idx, want_idx) << "positions";
+    }
+  }
+}
+
+TEST_F(select_api, every_keep_kind_on_float_and_int32) {
+  using K = keep_kind;
+  check_every_keep_kind<float>(0.5f, {K::nonzero, K::gt, K::ge, K::lt, K::le, K::eq, K::ne, K::finite});
+  check_every_keep_kind<std::int32_t>(-2, {K::nonzero, K::gt, K::ge, K::lt, K::le, K::eq, K::ne, K::odd, K::even, K::finite});
 }
 
 TEST_F(select_api, expand_offsets_and_owners) {

@@ -19,6 +19,18 @@ cudaError_t cub_select_if(void* d_temp, std::size_t& temp_bytes, const T* d_in, 
   });
 }
 template <class T>
+cudaError_t cub_select_less(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num_selected,
+                            std::int64_t n, T bound, cudaStream_t stream, cub_count count) {
+  return with_cub_count(n, count, [&](auto items) {
+    return cub::DeviceSelect::If(d_temp, temp_bytes, d_in, d_out, d_num_selected, items,
+                                 keep_rule_fixed<T, keep_kind::lt>{bound}, stream);
+  });
+}
+template cudaError_t cub_select_less<std::uint32_t>(void*, std::size_t&, const std::uint32_t*, std::uint32_t*,
+                                                    std::int64_t*, std::int64_t, std::uint32_t, cudaStream_t, cub_count);
+template cudaError_t cub_select_less<std::uint64_t>(void*, std::size_t&, const std::uint64_t*, std::uint64_t*,
+                                                    std::int64_t*, std::int64_t, std::uint64_t, cudaStream_t, cub_count);
+template <class T>
 cudaError_t cub_select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const std::uint8_t* d_flags,
                                T* d_out, std::int64_t* d_num_selected, std::int64_t n, cudaStream_t stream,
                                cub_count count) {

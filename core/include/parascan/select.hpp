@@ -30,35 +30,72 @@ enum class keep_kind : int { nonzero, gt, ge, lt, le, eq, ne, odd, even, finite 
 std::string_view to_string(keep_kind k);
 std::optional<keep_kind> parse_keep_kind(std::string_view name);
 
+/// keep_rule's test for one kind fixed at compile time: one comparison, where keep_rule<T> switches on
+/// its kind (keep_rule::visit hands the fixed rule to a kernel's loop over items: a switch an item cost
+/// the u32 select 10% at 2^28, performance.md entry 55). A kind outside keep_kind keeps nothing; odd and
+/// even keep nothing of floats, finite keeps every integer.
+template <class T, keep_kind K>
+struct keep_rule_fixed {
+  static constexpr keep_kind kind = K;
+  T value{};
+  PARASCAN_HD bool operator()(const T& x) const {
+    if constexpr (K == keep_kind::nonzero) {
+      return x != T(0);
+    } else if constexpr (K == keep_kind::gt) {
+      return x > value;
+    } else if constexpr (K == keep_kind::ge) {
+      return x >= value;
+    } else if constexpr (K == keep_kind::lt) {
+      return x < value;
+    } else if constexpr (K == keep_kind::le) {
+      return x <= value;
+    } else if constexpr (K == keep_kind::eq) {
+      return x == value;
+    } else if constexpr (K == keep_kind::ne) {
+      return x != value;
+    } else if constexpr (K == keep_kind::odd || K == keep_kind::even) {
+      if constexpr (std::is_integral_v<T>) return ((x & T(1)) != 0) == (K == keep_kind::odd);
+      else return false;  // refused for floats by the tools
+    } else if constexpr (K == keep_kind::finite) {
+      if constexpr (std::is_floating_point_v<T>) {
+#if defined(__CUDA_ARCH__)
+        return isfinite(x);
+#else
+        return std::isfinite(x);
+#endif
+      } else {
+        return true;
+      }
+    } else {
+      return false;
+    }
+  }
+};
+
+/// A keep rule chosen at run time (the tools' --keep, Python's keep=): `kind` applied with `value`.
 template <class T>
 struct keep_rule {
   keep_kind kind = keep_kind::nonzero;
   T value{};
-  PARASCAN_HD bool operator()(const T& x) const {
+  /// f(keep_rule_fixed<T, kind>{value}): the kind taken once, outside a loop over items.
+  template <class F>
+  PARASCAN_HD auto visit(F&& f) const {
     switch (kind) {
-      case keep_kind::nonzero: return x != T(0);
-      case keep_kind::gt: return x > value;
-      case keep_kind::ge: return x >= value;
-      case keep_kind::lt: return x < value;
-      case keep_kind::le: return x <= value;
-      case keep_kind::eq: return x == value;
-      case keep_kind::ne: return x != value;
-      case keep_kind::odd:
-      case keep_kind::even:
-        if constexpr (std::is_integral_v<T>) return ((x & T(1)) != 0) == (kind == keep_kind::odd);
-        else return false;  // refused for floats by the tools
-      case keep_kind::finite:
-        if constexpr (std::is_floating_point_v<T>) {
-#if defined(__CUDA_ARCH__)
-          return isfinite(x);
-#else
-          return std::isfinite(x);
-#endif
-        } else {
-          return true;
-        }
+      case keep_kind::nonzero: return f(keep_rule_fixed<T, keep_kind::nonzero>{value});
+      case keep_kind::gt: return f(keep_rule_fixed<T, keep_kind::gt>{value});
+      case keep_kind::ge: return f(keep_rule_fixed<T, keep_kind::ge>{value});
+      case keep_kind::lt: return f(keep_rule_fixed<T, keep_kind::lt>{value});
+      case keep_kind::le: return f(keep_rule_fixed<T, keep_kind::le>{value});
+      case keep_kind::eq: return f(keep_rule_fixed<T, keep_kind::eq>{value});
+      case keep_kind::ne: return f(keep_rule_fixed<T, keep_kind::ne>{value});
+      case keep_kind::odd: return f(keep_rule_fixed<T, keep_kind::odd>{value});
+      case keep_kind::even: return f(keep_rule_fixed<T, keep_kind::even>{value});
+      case keep_kind::finite: return f(keep_rule_fixed<T, keep_kind::finite>{value});
     }
-    return false;
+    return f(keep_rule_fixed<T, static_cast<keep_kind>(-1)>{value});  // no such kind: keeps nothing
+  }
+  PARASCAN_HD bool operator()(const T& x) const {
+    return visit([&x](const auto& fixed) { return fixed(x); });
   }
 };
 

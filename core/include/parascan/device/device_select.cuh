@@ -56,12 +56,22 @@ struct select_op {
 /// keep(i) from a predicate on the input, or from a non-zero flag; `negate` selects the rest.
 /// test(i, x) is the rule before negation (the single-pass kernels ballot it and flip a row's bits at
 /// once: keep_ballot in select_tiles.cuh).
+/// visit(f): f(the same keep with Pred's run-time kind fixed) where Pred is a keep_rule (its visit), else
+/// f(*this); the single-pass kernels wrap their loop of tests in it (fixed_rule_visit, select_tiles.cuh).
 template <class T, class Pred>
 struct keep_by_predicate {
   Pred pred;
   bool negate;
   __device__ __forceinline__ bool test(std::int64_t, const T& x) const { return pred(x); }
   __device__ __forceinline__ bool operator()(std::int64_t i, const T& x) const { return test(i, x) != negate; }
+  template <class F>
+  __device__ __forceinline__ void visit(F&& f) const {
+    if constexpr (std::is_same_v<Pred, keep_rule<T>>) {
+      pred.visit([&](const auto& fixed) { f(keep_by_predicate<T, std::decay_t<decltype(fixed)>>{fixed, negate}); });
+    } else {
+      f(*this);
+    }
+  }
 };
 template <class Flag>
 struct keep_by_flag {
