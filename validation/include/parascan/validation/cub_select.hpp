@@ -17,7 +17,7 @@ cudaError_t cub_select_if(void* d_temp, std::size_t& temp_bytes, const T* d_in, 
                           std::int64_t n, keep_rule<T> rule, cudaStream_t stream = 0, cub_count count = cub_count::int64);
 /// cub::DeviceSelect::If keeping x < bound by a compile-time functor (keep_rule_fixed<T, lt>): CUB's
 /// fastest form, as a user with a fixed rule calls it, for `bench` (keep_rule's switch an item cost CUB
-/// 5–13% of its u32 time, performance.md entry 55). T: std::uint32_t, std::uint64_t.
+/// 3–26% of its u32 time at 2^28, performance.md entry 55). T: std::uint32_t, std::uint64_t.
 template <class T>
 cudaError_t cub_select_less(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num_selected,
                             std::int64_t n, T bound, cudaStream_t stream = 0, cub_count count = cub_count::int64);
