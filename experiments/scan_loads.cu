@@ -7,7 +7,9 @@
 //   smem    the items stay in the shared tile (thread reduce and rescan read it there) instead of 32
 //           registers a thread, so more blocks fit an SM while others sleep in their look-back
 //   /B      __launch_bounds__(threads, B): B blocks an SM asked of the compiler
-// Every output is checked word for word against CUB's.
+// Every output is checked word for word against CUB's. Stop 51 (H100, docs/scan-loads-hints-stop51-h100.txt):
+// the library's shape (vec smem /6, idx) with streaming hints 0.8010 against 0.8052–0.8056 ms at 2^28
+// (+0.5%), 0.0576 against 0.0584–0.0594 at 2^24 (+1.4–3%); not adopted yet (performance.md entry 56).
 //   scan_loads [log2 n ...]      (default 24 26 28); exit 1 on a mismatch
 #include <cub/device/device_scan.cuh>
 #include <cstdint>
@@ -250,6 +252,8 @@ int main(int argc, char** argv) {
     both<256, 32, true, false, true, 1>(c);
     both<256, 32, true, true, true, 1>(c);
     both<256, 32, true, false, true, 6>(c);
+    both<256, 32, true, true, true, 6>(c);  // stop 51: the library's shape with streaming hints
+    both<256, 32, true, false, true, 6>(c);  // and without again, after it (order effects)
     both<128, 32, true, false, false, 1>(c);
     both<128, 32, true, false, true, 1>(c);
     both<512, 16, true, false, true, 1>(c);
