@@ -1,0 +1,178 @@
+// Experiment (issue 34): how much of an Onesweep pass is its look-back. The library's pass kernel
+// (onesweep/pass.cuh, the default u32 keys policy) sorts n u32 keys by their low byte twice:
+//   look-back  as the sort runs it: flat tiles, each tile's digit starts found by the decoupled
+//              look-back over its predecessors' status words;
+//   oracle     the same kernel with every tile its own chain (row_tiling with one tile a row), so it
+//              looks back at nothing, handed each (tile, digit)'s true output start from a table
+//              computed beforehand on the host: the same stores to the same places, with no wait on
+//              another tile (the table costs 1 KB of reads a tile of 23 KB of keys);
+// beside cudaMemcpy of the same bytes and CUB's whole SortKeys (its faster count form) over 4.
+// Each pass is timed alone (status words and the tile counter cleared before the first event).
+// Both outputs must equal a CPU counting sort by the low byte.
+//   onesweep_oracle [log2 n ...]    (default 24 26 28; n is cut to whole tiles and at most one launch's
+//                                   keys); exit 1 on a mismatch
+// The difference between the two rows bounds what any look-back change can give a pass: if the oracle
+// pass is not much faster, the pass is bound by what it does per key, not by waiting on predecessors.
+// Measured (H100, stop 51, docs/onesweep-oracle-stop51-h100.txt, performance.md entry 57): the oracle is
+// 2.4% faster at 2^24 and 11% / 17% *slower* at 2^26 / 2^28 (1.456 against 1.247 ms); under ncu at
+// boost clocks it moves 7-10% more DRAM bytes (tiles scatter out of order, partial lines leave L2).
+#include <cub/device/device_radix_sort.cuh>
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+#include "parascan/device/device_onesweep.cuh"
+#include "experiment_timing.cuh"
+
+using namespace parascan;
+using namespace parascan::device::onesweep;
+using u32 = std::uint32_t;
+
+namespace {
+
+using keys_policy = parascan::device::onesweep::default_policy_t<u32, no_values>;
+constexpr int tile = keys_policy::tile_items;
+
+/// Times `launch` alone, `before` (the clearing) untimed ahead of each run: median of 20 after 2.
+template <class Before, class Launch>
+float pass_ms(Before before, Launch launch) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  std::vector<float> t;
+  for (int i = 0; i < 22; ++i) {
+    before();
+    CK(cudaEventRecord(a));
+    launch();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    if (i >= 2) t.push_back(ms);
+  }
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool all_ok = true;
+  std::printf("policy: %d x %d (%d keys a tile), %d blocks an SM asked\n", keys_policy::threads, keys_policy::items, tile,
+              keys_policy::min_blocks);
+  std::printf("%-6s %-44s %10s %8s %s\n", "n", "variant", "ms", "of_copy", "check");
+  for (int k : log_sizes(argc, argv, 1, {24, 26, 28})) {
+    const std::int64_t want_n = std::int64_t(1) << k;
+    const std::int64_t tiles = std::min(want_n, keys_policy::portion_keys) / tile;
+    const std::int64_t n = tiles * tile;
+    u32 *in, *out, *temp, *status, *counter, *cub_out;
+    CK(cudaMalloc(&in, n * 4));
+    CK(cudaMalloc(&out, n * 4));
+    CK(cudaMalloc(&temp, n * 4));
+    CK(cudaMalloc(&cub_out, n * 4));
+    CK(cudaMalloc(&status, tiles * digits * 4));
+    CK(cudaMalloc(&counter, 4));
+    fill_hashed<<<1024, 256>>>(in, n);
+    CK(cudaGetLastError());
+    std::vector<u32> h(n);
+    CK(cudaMemcpy(h.data(), in, n * 4, cudaMemcpyDeviceToHost));
+
+    // The CPU's counting sort by the low byte, and each (tile, digit)'s output start.
+    std::vector<std::int64_t> total(digits, 0);
+    std::vector<u32> per_tile(static_cast<std::size_t>(tiles) * digits, 0);
+    for (std::int64_t i = 0; i < n; ++i) {
+      ++total[h[i] & 255u];
+      ++per_tile[static_cast<std::size_t>(i / tile) * digits + (h[i] & 255u)];
+    }
+    std::vector<u32> digit_start(digits), run(digits);
+    std::int64_t acc = 0;
+    for (int d = 0; d < digits; ++d) digit_start[d] = static_cast<u32>(acc), acc += total[d];
+    std::vector<u32> want(n), table(static_cast<std::size_t>(tiles) * digits);
+    run = digit_start;
+    for (std::int64_t t = 0; t < tiles; ++t)
+      for (int d = 0; d < digits; ++d) {
+        table[t * digits + d] = run[d];
+        run[d] += per_tile[t * digits + d];
+      }
+    run = digit_start;
+    for (std::int64_t i = 0; i < n; ++i) want[run[h[i] & 255u]++] = h[i];
+
+    u32 *bins, *d_table;
+    pass_plan* plan;
+    CK(cudaMalloc(&bins, digits * 4));
+    CK(cudaMalloc(&d_table, table.size() * 4));
+    CK(cudaMalloc(&plan, sizeof(pass_plan)));
+    CK(cudaMemcpy(bins, digit_start.data(), digits * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(d_table, table.data(), table.size() * 4, cudaMemcpyHostToDevice));
+    pass_plan h_plan{};
+    h_plan.performed = 1;
+    h_plan.order[0] = 0;
+    for (int q = 1; q < max_passes; ++q) h_plan.order[q] = -1;
+    CK(cudaMemcpy(plan, &h_plan, sizeof h_plan, cudaMemcpyHostToDevice));
+
+    using io_t = buffers<u32, no_values>;
+    const io_t io{in, out, temp, nullptr, nullptr, nullptr};
+    const pass_set ps{0, 32, 4, key_kind::unsigned_int, false};
+    using digit_t = io_t::digit_type<false>;
+    const auto clear = [&] {
+      CK(cudaMemsetAsync(status, 0, tiles * digits * 4));
+      CK(cudaMemsetAsync(counter, 0, 4));
+    };
+    const auto look_back = [&] {
+      pass_kernel<keys_policy, io_t, digit_t, u32><<<static_cast<unsigned>(tiles), keys_policy::threads>>>(
+          io, plan, 0, flat_tiling<tile>{0, n}, digit_t(ps.place(0)), bins, static_cast<u32*>(nullptr), status, counter);
+      CK(cudaGetLastError());
+    };
+    const auto oracle = [&] {
+      pass_kernel<keys_policy, io_t, digit_t, u32, row_tiling<tile>><<<static_cast<unsigned>(tiles), keys_policy::threads>>>(
+          io, plan, 0, row_tiling<tile>{tile, 1}, digit_t(ps.place(0)), d_table, static_cast<u32*>(nullptr), status,
+          counter);
+      CK(cudaGetLastError());
+    };
+    const auto check = [&] {
+      std::vector<u32> got(n);
+      CK(cudaMemcpy(got.data(), out, n * 4, cudaMemcpyDeviceToHost));
+      return got == want;
+    };
+
+    const float copy_ms = median_ms({20, 2, 0}, [&] { CK(cudaMemcpyAsync(temp, in, n * 4, cudaMemcpyDeviceToDevice)); });
+    std::size_t cub_bytes = 0, cub_bytes64 = 0;
+    CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, in, cub_out, static_cast<int>(n)));
+    CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes64, in, cub_out, n));
+    void* cub_temp;
+    CK(cudaMalloc(&cub_temp, std::max(cub_bytes, cub_bytes64)));
+    const float cub_int = median_ms({20, 2, 0}, [&] { CK(cub::DeviceRadixSort::SortKeys(cub_temp, cub_bytes, in, cub_out, static_cast<int>(n))); });
+    const float cub_i64 = median_ms({20, 2, 0}, [&] { CK(cub::DeviceRadixSort::SortKeys(cub_temp, cub_bytes64, in, cub_out, n)); });
+    const float cub_pass = std::min(cub_int, cub_i64) / 4;
+
+    struct row {
+      const char* name;
+      float ms;
+      bool ok;
+    };
+    std::vector<row> rows = {{"cudaMemcpy D2D (one pass's bytes)", copy_ms, true},
+                             {"CUB SortKeys (faster count form) / 4", cub_pass, true}};
+    for (int round = 0; round < 2; ++round) {  // each twice, alternated
+      CK(cudaMemset(out, 0x5a, n * 4));
+      const float lb = pass_ms(clear, look_back);
+      rows.push_back({"pass, look-back (the sort's)", lb, check()});
+      CK(cudaMemset(out, 0x5a, n * 4));
+      const float or_ms = pass_ms(clear, oracle);
+      rows.push_back({"pass, oracle starts (no look-back)", or_ms, check()});
+    }
+    for (const auto& r : rows) {
+      std::printf("2^%-4d %-44s %10.4f %8.3f %s\n", k, r.name, r.ms, copy_ms / r.ms, r.ok ? "ok" : "MISMATCH");
+      all_ok = all_ok && r.ok;
+    }
+    std::printf("2^%-4d (n = %lld keys, %lld tiles)\n", k, static_cast<long long>(n), static_cast<long long>(tiles));
+    std::fflush(stdout);
+    CK(cudaFree(cub_temp));
+    for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(temp), static_cast<void*>(cub_out),
+                    static_cast<void*>(status), static_cast<void*>(counter), static_cast<void*>(bins),
+                    static_cast<void*>(d_table), static_cast<void*>(plan)})
+      CK(cudaFree(p));
+  }
+  return all_ok ? 0 : 1;
+}
