@@ -11,6 +11,9 @@
 // Both outputs must equal a CPU counting sort by the low byte.
 //   onesweep_oracle [log2 n ...]    (default 24 26 28; n is cut to whole tiles and at most one launch's
 //                                   keys); exit 1 on a mismatch
+// BITS="8 6 4 2": the look-back pass over digits of each width (the low `bits` bits; the ranking is the
+// same 8 ballots whatever the width), so each tile writes 2^bits runs of 5888 / 2^bits keys: whether
+// the pass's time follows the number of streams its scatter writes and their length.
 // The difference between the two rows bounds what any look-back change can give a pass: if the oracle
 // pass is not much faster, the pass is bound by what it does per key, not by waiting on predecessors.
 // Measured (H100, stop 51, docs/onesweep-oracle-stop51-h100.txt, performance.md entry 57): the oracle is
@@ -20,6 +23,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 #include "parascan/device/device_onesweep.cuh"
 #include "experiment_timing.cuh"
@@ -60,6 +65,18 @@ float pass_ms(Before before, Launch launch) {
 
 int main(int argc, char** argv) {
   bool all_ok = true;
+  std::vector<int> widths = {8};
+  if (const char* w = std::getenv("BITS")) {
+    widths.clear();
+    for (const char* c = w; *c != 0;) {
+      char* end = nullptr;
+      const long b = std::strtol(c, &end, 10);
+      if (end == c) break;
+      if (b >= 1 && b <= 8) widths.push_back(static_cast<int>(b));
+      c = end;
+    }
+    if (widths.empty()) widths = {8};
+  }
   std::printf("policy: %d x %d (%d keys a tile), %d blocks an SM asked\n", keys_policy::threads, keys_policy::items, tile,
               keys_policy::min_blocks);
   std::printf("%-6s %-44s %10s %8s %s\n", "n", "variant", "ms", "of_copy", "check");
@@ -79,12 +96,14 @@ int main(int argc, char** argv) {
     std::vector<u32> h(n);
     CK(cudaMemcpy(h.data(), in, n * 4, cudaMemcpyDeviceToHost));
 
-    // The CPU's counting sort by the low byte, and each (tile, digit)'s output start.
+  for (const int bits : widths) {
+    const u32 mask = (1u << bits) - 1u;
+    // The CPU's counting sort by the low `bits` bits, and each (tile, digit)'s output start.
     std::vector<std::int64_t> total(digits, 0);
     std::vector<u32> per_tile(static_cast<std::size_t>(tiles) * digits, 0);
     for (std::int64_t i = 0; i < n; ++i) {
-      ++total[h[i] & 255u];
-      ++per_tile[static_cast<std::size_t>(i / tile) * digits + (h[i] & 255u)];
+      ++total[h[i] & mask];
+      ++per_tile[static_cast<std::size_t>(i / tile) * digits + (h[i] & mask)];
     }
     std::vector<u32> digit_start(digits), run(digits);
     std::int64_t acc = 0;
@@ -97,7 +116,7 @@ int main(int argc, char** argv) {
         run[d] += per_tile[t * digits + d];
       }
     run = digit_start;
-    for (std::int64_t i = 0; i < n; ++i) want[run[h[i] & 255u]++] = h[i];
+    for (std::int64_t i = 0; i < n; ++i) want[run[h[i] & mask]++] = h[i];
 
     u32 *bins, *d_table;
     pass_plan* plan;
@@ -114,7 +133,7 @@ int main(int argc, char** argv) {
 
     using io_t = buffers<u32, no_values>;
     const io_t io{in, out, temp, nullptr, nullptr, nullptr};
-    const pass_set ps{0, 32, 4, key_kind::unsigned_int, false};
+    const pass_set ps{0, bits, 1, key_kind::unsigned_int, false};
     using digit_t = io_t::digit_type<false>;
     const auto clear = [&] {
       CK(cudaMemsetAsync(status, 0, tiles * digits * 4));
@@ -148,30 +167,33 @@ int main(int argc, char** argv) {
     const float cub_pass = std::min(cub_int, cub_i64) / 4;
 
     struct row {
-      const char* name;
+      std::string name;
       float ms;
       bool ok;
     };
-    std::vector<row> rows = {{"cudaMemcpy D2D (one pass's bytes)", copy_ms, true},
-                             {"CUB SortKeys (faster count form) / 4", cub_pass, true}};
+    std::vector<row> rows;
+    if (bits == widths.front())
+      rows = {{"cudaMemcpy D2D (one pass's bytes)", copy_ms, true}, {"CUB SortKeys (faster count form) / 4", cub_pass, true}};
+    const std::string digits_of = " (" + std::to_string(bits) + "-bit digits)";
     for (int round = 0; round < 2; ++round) {  // each twice, alternated
       CK(cudaMemset(out, 0x5a, n * 4));
       const float lb = pass_ms(clear, look_back);
-      rows.push_back({"pass, look-back (the sort's)", lb, check()});
+      rows.push_back({"pass, look-back" + digits_of, lb, check()});
       CK(cudaMemset(out, 0x5a, n * 4));
       const float or_ms = pass_ms(clear, oracle);
-      rows.push_back({"pass, oracle starts (no look-back)", or_ms, check()});
+      rows.push_back({"pass, oracle starts" + digits_of, or_ms, check()});
     }
     for (const auto& r : rows) {
-      std::printf("2^%-4d %-44s %10.4f %8.3f %s\n", k, r.name, r.ms, copy_ms / r.ms, r.ok ? "ok" : "MISMATCH");
+      std::printf("2^%-4d %-44s %10.4f %8.3f %s\n", k, r.name.c_str(), r.ms, copy_ms / r.ms, r.ok ? "ok" : "MISMATCH");
       all_ok = all_ok && r.ok;
     }
-    std::printf("2^%-4d (n = %lld keys, %lld tiles)\n", k, static_cast<long long>(n), static_cast<long long>(tiles));
     std::fflush(stdout);
     CK(cudaFree(cub_temp));
+    for (void* p : {static_cast<void*>(bins), static_cast<void*>(d_table), static_cast<void*>(plan)}) CK(cudaFree(p));
+  }
+    std::printf("2^%-4d (n = %lld keys, %lld tiles)\n", k, static_cast<long long>(n), static_cast<long long>(tiles));
     for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(temp), static_cast<void*>(cub_out),
-                    static_cast<void*>(status), static_cast<void*>(counter), static_cast<void*>(bins),
-                    static_cast<void*>(d_table), static_cast<void*>(plan)})
+                    static_cast<void*>(status), static_cast<void*>(counter)})
       CK(cudaFree(p));
   }
   return all_ok ? 0 : 1;
