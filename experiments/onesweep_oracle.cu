@@ -19,6 +19,8 @@
 // Measured (H100, stop 51, docs/onesweep-oracle-stop51-h100.txt, performance.md entry 57): the oracle is
 // 2.4% faster at 2^24 and 11% / 17% *slower* at 2^26 / 2^28 (1.456 against 1.247 ms); under ncu at
 // boost clocks it moves 7-10% more DRAM bytes (tiles scatter out of order, partial lines leave L2).
+// BITS="8 6 4 2" at 2^28: oracle 1.335 / 0.973 / 0.948 / 0.924 ms, look-back 1.185 / 1.113 / 1.086 /
+// 1.064: with longer runs the oracle pass wins by 13%, so both the runs and the chain limit the pass.
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
 #include <cstdint>
