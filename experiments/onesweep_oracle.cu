@@ -11,6 +11,7 @@
 // Both outputs must equal a CPU counting sort by the low byte.
 //   onesweep_oracle [log2 n ...]    (default 24 26 28; n is cut to whole tiles and at most one launch's
 //                                   keys); exit 1 on a mismatch
+// TILES=1: also two larger tiles (384 x 24, 512 x 20) with the same ranking.
 // BITS="8 6 4 2": the look-back pass over digits of each width (the low `bits` bits; the ranking is the
 // same 8 ballots whatever the width), so each tile writes 2^bits runs of 5888 / 2^bits keys: whether
 // the pass's time follows the number of streams its scatter writes and their length.
@@ -21,6 +22,8 @@
 // boost clocks it moves 7-10% more DRAM bytes (tiles scatter out of order, partial lines leave L2).
 // BITS="8 6 4 2" at 2^28: oracle 1.335 / 0.973 / 0.948 / 0.924 ms, look-back 1.185 / 1.113 / 1.086 /
 // 1.064: with longer runs the oracle pass wins by 13%, so both the runs and the chain limit the pass.
+// TILES=1 (384 x 24 and 512 x 20, 2 blocks an SM): oracle 1.19-1.21 ms (8% under the default tile's),
+// look-back 1.28-1.34 (8-13% over it): fewer resident tiles expose the chain.
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
 #include <cstdint>
@@ -37,8 +40,7 @@ using u32 = std::uint32_t;
 
 namespace {
 
-using keys_policy = parascan::device::onesweep::default_policy_t<u32, no_values>;
-constexpr int tile = keys_policy::tile_items;
+using default_keys_policy = parascan::device::onesweep::default_policy_t<u32, no_values>;
 
 /// Times `launch` alone, `before` (the clearing) untimed ahead of each run: median of 20 after 2.
 template <class Before, class Launch>
@@ -65,24 +67,13 @@ float pass_ms(Before before, Launch launch) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+/// One policy's passes at 2^k keys (cut to whole tiles), for each digit width; false on a mismatch.
+template <class keys_policy>
+bool measure(int k, const std::vector<int>& widths) {
+  constexpr int tile = keys_policy::tile_items;
   bool all_ok = true;
-  std::vector<int> widths = {8};
-  if (const char* w = std::getenv("BITS")) {
-    widths.clear();
-    for (const char* c = w; *c != 0;) {
-      char* end = nullptr;
-      const long b = std::strtol(c, &end, 10);
-      if (end == c) break;
-      if (b >= 1 && b <= 8) widths.push_back(static_cast<int>(b));
-      c = end;
-    }
-    if (widths.empty()) widths = {8};
-  }
   std::printf("policy: %d x %d (%d keys a tile), %d blocks an SM asked\n", keys_policy::threads, keys_policy::items, tile,
               keys_policy::min_blocks);
-  std::printf("%-6s %-44s %10s %8s %s\n", "n", "variant", "ms", "of_copy", "check");
-  for (int k : log_sizes(argc, argv, 1, {24, 26, 28})) {
     const std::int64_t want_n = std::int64_t(1) << k;
     const std::int64_t tiles = std::min(want_n, keys_policy::portion_keys) / tile;
     const std::int64_t n = tiles * tile;
@@ -197,6 +188,31 @@ int main(int argc, char** argv) {
     for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(temp), static_cast<void*>(cub_out),
                     static_cast<void*>(status), static_cast<void*>(counter)})
       CK(cudaFree(p));
+    return all_ok;
+}
+
+int main(int argc, char** argv) {
+  bool all_ok = true;
+  std::vector<int> widths = {8};
+  if (const char* w = std::getenv("BITS")) {
+    widths.clear();
+    for (const char* c = w; *c != 0;) {
+      char* end = nullptr;
+      const long b = std::strtol(c, &end, 10);
+      if (end == c) break;
+      if (b >= 1 && b <= 8) widths.push_back(static_cast<int>(b));
+      c = end;
+    }
+    if (widths.empty()) widths = {8};
+  }
+  std::printf("%-6s %-44s %10s %8s %s\n", "n", "variant", "ms", "of_copy", "check");
+  const bool tiles_too = std::getenv("TILES") != nullptr;
+  for (int k : log_sizes(argc, argv, 1, {24, 26, 28})) {
+    all_ok = measure<default_keys_policy>(k, widths) && all_ok;
+    if (tiles_too) {  // larger tiles, the same 8-bit ranking: a digit's run in a tile 1.6x / 1.7x longer
+      all_ok = measure<policy<384, 24, 2>>(k, widths) && all_ok;
+      all_ok = measure<policy<512, 20, 2>>(k, widths) && all_ok;
+    }
   }
   return all_ok ? 0 : 1;
 }
