@@ -68,27 +68,59 @@ float pass_ms(Before before, Launch launch) {
 }  // namespace
 
 /// One policy's passes at 2^k keys (cut to whole tiles), for each digit width; false on a mismatch.
+/// The copy and CUB's sort, the width's scale, are timed once a policy.
 template <class keys_policy>
 bool measure(int k, const std::vector<int>& widths) {
   constexpr int tile = keys_policy::tile_items;
-  bool all_ok = true;
   std::printf("policy: %d x %d (%d keys a tile), %d blocks an SM asked\n", keys_policy::threads, keys_policy::items, tile,
               keys_policy::min_blocks);
-    const std::int64_t want_n = std::int64_t(1) << k;
-    const std::int64_t tiles = std::min(want_n, keys_policy::portion_keys) / tile;
-    const std::int64_t n = tiles * tile;
-    u32 *in, *out, *temp, *status, *counter, *cub_out;
-    CK(cudaMalloc(&in, n * 4));
-    CK(cudaMalloc(&out, n * 4));
-    CK(cudaMalloc(&temp, n * 4));
-    CK(cudaMalloc(&cub_out, n * 4));
-    CK(cudaMalloc(&status, tiles * digits * 4));
-    CK(cudaMalloc(&counter, 4));
-    fill_hashed<<<1024, 256>>>(in, n);
-    CK(cudaGetLastError());
-    std::vector<u32> h(n);
-    CK(cudaMemcpy(h.data(), in, n * 4, cudaMemcpyDeviceToHost));
+  const std::int64_t tiles = std::min(std::int64_t(1) << k, keys_policy::portion_keys) / tile;
+  const std::int64_t n = tiles * tile;
+  u32 *in, *out, *temp, *status, *counter, *cub_out, *bins, *d_table;
+  pass_plan* plan;
+  CK(cudaMalloc(&in, n * 4));
+  CK(cudaMalloc(&out, n * 4));
+  CK(cudaMalloc(&temp, n * 4));
+  CK(cudaMalloc(&cub_out, n * 4));
+  CK(cudaMalloc(&status, tiles * digits * 4));
+  CK(cudaMalloc(&counter, 4));
+  CK(cudaMalloc(&bins, digits * 4));
+  CK(cudaMalloc(&d_table, tiles * digits * 4));
+  CK(cudaMalloc(&plan, sizeof(pass_plan)));
+  fill_hashed<<<1024, 256>>>(in, n);
+  CK(cudaGetLastError());
+  std::vector<u32> h(n);
+  CK(cudaMemcpy(h.data(), in, n * 4, cudaMemcpyDeviceToHost));
+  pass_plan h_plan{};
+  h_plan.performed = 1;
+  h_plan.order[0] = 0;
+  for (int q = 1; q < max_passes; ++q) h_plan.order[q] = -1;
+  CK(cudaMemcpy(plan, &h_plan, sizeof h_plan, cudaMemcpyHostToDevice));
 
+  const float copy_ms = median_ms({20, 2, 0}, [&] { CK(cudaMemcpyAsync(temp, in, n * 4, cudaMemcpyDeviceToDevice)); });
+  std::size_t cub_bytes = 0, cub_bytes64 = 0;
+  CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, in, cub_out, static_cast<int>(n)));
+  CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes64, in, cub_out, n));
+  void* cub_temp;
+  CK(cudaMalloc(&cub_temp, std::max(cub_bytes, cub_bytes64)));
+  const float cub_int = median_ms({20, 2, 0}, [&] { CK(cub::DeviceRadixSort::SortKeys(cub_temp, cub_bytes, in, cub_out, static_cast<int>(n))); });
+  const float cub_i64 = median_ms({20, 2, 0}, [&] { CK(cub::DeviceRadixSort::SortKeys(cub_temp, cub_bytes64, in, cub_out, n)); });
+  CK(cudaFree(cub_temp));
+  struct row {
+    std::string name;
+    float ms;
+    bool ok;
+  };
+  std::vector<row> rows = {{"cudaMemcpy D2D (one pass's bytes)", copy_ms, true},
+                           {"CUB SortKeys (faster count form) / 4", std::min(cub_int, cub_i64) / 4, true}};
+
+  using io_t = buffers<u32, no_values>;
+  using digit_t = io_t::digit_type<false>;
+  const io_t io{in, out, temp, nullptr, nullptr, nullptr};
+  const auto clear = [&] {
+    CK(cudaMemsetAsync(status, 0, tiles * digits * 4));
+    CK(cudaMemsetAsync(counter, 0, 4));
+  };
   for (const int bits : widths) {
     const u32 mask = (1u << bits) - 1u;
     // The CPU's counting sort by the low `bits` bits, and each (tile, digit)'s output start.
@@ -110,28 +142,10 @@ bool measure(int k, const std::vector<int>& widths) {
       }
     run = digit_start;
     for (std::int64_t i = 0; i < n; ++i) want[run[h[i] & mask]++] = h[i];
-
-    u32 *bins, *d_table;
-    pass_plan* plan;
-    CK(cudaMalloc(&bins, digits * 4));
-    CK(cudaMalloc(&d_table, table.size() * 4));
-    CK(cudaMalloc(&plan, sizeof(pass_plan)));
     CK(cudaMemcpy(bins, digit_start.data(), digits * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(d_table, table.data(), table.size() * 4, cudaMemcpyHostToDevice));
-    pass_plan h_plan{};
-    h_plan.performed = 1;
-    h_plan.order[0] = 0;
-    for (int q = 1; q < max_passes; ++q) h_plan.order[q] = -1;
-    CK(cudaMemcpy(plan, &h_plan, sizeof h_plan, cudaMemcpyHostToDevice));
 
-    using io_t = buffers<u32, no_values>;
-    const io_t io{in, out, temp, nullptr, nullptr, nullptr};
     const pass_set ps{0, bits, 1, key_kind::unsigned_int, false};
-    using digit_t = io_t::digit_type<false>;
-    const auto clear = [&] {
-      CK(cudaMemsetAsync(status, 0, tiles * digits * 4));
-      CK(cudaMemsetAsync(counter, 0, 4));
-    };
     const auto look_back = [&] {
       pass_kernel<keys_policy, io_t, digit_t, u32><<<static_cast<unsigned>(tiles), keys_policy::threads>>>(
           io, plan, 0, flat_tiling<tile>{0, n}, digit_t(ps.place(0)), bins, static_cast<u32*>(nullptr), status, counter);
@@ -148,25 +162,6 @@ bool measure(int k, const std::vector<int>& widths) {
       CK(cudaMemcpy(got.data(), out, n * 4, cudaMemcpyDeviceToHost));
       return got == want;
     };
-
-    const float copy_ms = median_ms({20, 2, 0}, [&] { CK(cudaMemcpyAsync(temp, in, n * 4, cudaMemcpyDeviceToDevice)); });
-    std::size_t cub_bytes = 0, cub_bytes64 = 0;
-    CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, in, cub_out, static_cast<int>(n)));
-    CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes64, in, cub_out, n));
-    void* cub_temp;
-    CK(cudaMalloc(&cub_temp, std::max(cub_bytes, cub_bytes64)));
-    const float cub_int = median_ms({20, 2, 0}, [&] { CK(cub::DeviceRadixSort::SortKeys(cub_temp, cub_bytes, in, cub_out, static_cast<int>(n))); });
-    const float cub_i64 = median_ms({20, 2, 0}, [&] { CK(cub::DeviceRadixSort::SortKeys(cub_temp, cub_bytes64, in, cub_out, n)); });
-    const float cub_pass = std::min(cub_int, cub_i64) / 4;
-
-    struct row {
-      std::string name;
-      float ms;
-      bool ok;
-    };
-    std::vector<row> rows;
-    if (bits == widths.front())
-      rows = {{"cudaMemcpy D2D (one pass's bytes)", copy_ms, true}, {"CUB SortKeys (faster count form) / 4", cub_pass, true}};
     const std::string digits_of = " (" + std::to_string(bits) + "-bit digits)";
     for (int round = 0; round < 2; ++round) {  // each twice, alternated
       CK(cudaMemset(out, 0x5a, n * 4));
@@ -176,19 +171,19 @@ bool measure(int k, const std::vector<int>& widths) {
       const float or_ms = pass_ms(clear, oracle);
       rows.push_back({"pass, oracle starts" + digits_of, or_ms, check()});
     }
-    for (const auto& r : rows) {
-      std::printf("2^%-4d %-44s %10.4f %8.3f %s\n", k, r.name.c_str(), r.ms, copy_ms / r.ms, r.ok ? "ok" : "MISMATCH");
-      all_ok = all_ok && r.ok;
-    }
-    std::fflush(stdout);
-    CK(cudaFree(cub_temp));
-    for (void* p : {static_cast<void*>(bins), static_cast<void*>(d_table), static_cast<void*>(plan)}) CK(cudaFree(p));
   }
-    std::printf("2^%-4d (n = %lld keys, %lld tiles)\n", k, static_cast<long long>(n), static_cast<long long>(tiles));
-    for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(temp), static_cast<void*>(cub_out),
-                    static_cast<void*>(status), static_cast<void*>(counter)})
-      CK(cudaFree(p));
-    return all_ok;
+  bool all_ok = true;
+  for (const auto& r : rows) {
+    std::printf("2^%-4d %-44s %10.4f %8.3f %s\n", k, r.name.c_str(), r.ms, copy_ms / r.ms, r.ok ? "ok" : "MISMATCH");
+    all_ok = all_ok && r.ok;
+  }
+  std::printf("2^%-4d (n = %lld keys, %lld tiles)\n", k, static_cast<long long>(n), static_cast<long long>(tiles));
+  std::fflush(stdout);
+  for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(temp), static_cast<void*>(cub_out),
+                  static_cast<void*>(status), static_cast<void*>(counter), static_cast<void*>(bins),
+                  static_cast<void*>(d_table), static_cast<void*>(plan)})
+    CK(cudaFree(p));
+  return all_ok;
 }
 
 int main(int argc, char** argv) {
