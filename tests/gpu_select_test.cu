@@ -149,8 +149,9 @@ void check_every_keep_kind(T value, std::vector<keep_kind> kinds) {
       std::vector<T> want, rest;
       std::vector<std::int64_t> want_idx;
       for (std::int64_t i = 0; i < n; ++i) {
-        (rule(v[i]) ? want : rest).push_back(v[i]);
-        if (rule(v[i])) want_idx.push_back(i);
+        const bool kept = rule(v[i]);
+        (kept ? want : rest).push_back(v[i]);
+        if (kept) want_idx.push_back(i);
       }
       ASSERT_GT(want.size(), 0u);
       const auto count = [&] {
