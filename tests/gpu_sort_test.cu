@@ -418,7 +418,7 @@ TEST_F(sort_huge, more_than_2_pow_31_keys) {
 }
 
 TEST_F(sort_huge, onesweep_across_portions) {
-  // Onesweep launches a pass per portion of 2^28 keys and hands the digit offsets on: 2^28 + 12305
+  // Onesweep launches a pass per portion of 2^28 keys (rounded up to whole tiles) and hands the digit offsets on: 2^28 + 12305
   // u16 keys, argsort, checked in O(n): keys in order, equal keys in input order, keys = input[perm].
   const std::int64_t n = (std::int64_t(1) << 28) + 3 * 4096 + 17;
   std::vector<std::uint16_t> keys(static_cast<std::size_t>(n));

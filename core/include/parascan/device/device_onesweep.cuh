@@ -9,7 +9,8 @@
 //      ballots and one leader atomic per digit group, keys staged in sorted order, decoupled
 //      look-back per digit, scatter. The pass picks its source and target from the plan, so the last
 //      pass that runs writes the caller's output; when none runs the input is copied.
-//   Inputs of more than 2^28 keys run in portions whose last tile hands the digit offsets to the next.
+//   Inputs of more than policy::portion_keys keys (2^28 rounded up to whole tiles) run in portions whose
+//   last tile hands the digit offsets to the next.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -108,9 +109,10 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
   // stands between them; each waits for its predecessor's results before reading them.
   bool overlap = false;
   if (layout.prezeroed && (e = dependent_launch_available(overlap)) != cudaSuccess) return e;
-  const std::int64_t hist_tiles = (n + hist_tile - 1) / hist_tile;
-  const unsigned hist_blocks = static_cast<unsigned>(hist_tiles < hist_max_blocks ? hist_tiles : hist_max_blocks);
-  histogram_kernel<K, Offset><<<hist_blocks, hist_threads, 0, stream>>>(io.keys_in, n, ps, bins, plan, hist_done);
+  unsigned hist_blocks = 0;
+  if ((e = hist_grid<K, Offset>(n, hist_blocks)) != cudaSuccess) return e;
+  histogram_kernel<K, Offset><<<hist_blocks, hist_threads, hist_smem_bytes<K>(), stream>>>(io.keys_in, n, ps, bins, plan,
+                                                                                          hist_done);
   if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   std::int64_t launch_index = 0;
   for (int p = 0; p < ps.passes; ++p) {

@@ -130,6 +130,22 @@ cudaError_t resident_capacity(void (*kernel)(Params...), int threads, std::int64
   });
 }
 
+/// How many blocks of `kernel` (`threads` threads, `smem` bytes of dynamic shared memory each) the
+/// current device holds at once: blocks per SM × SMs. Asked of the runtime once per kernel, block size
+/// and device (a kernel is asked with one `smem`).
+template <class... Params>
+cudaError_t resident_blocks(void (*kernel)(Params...), int threads, int smem, std::int64_t& blocks) {
+  return launch_detail::remembered(reinterpret_cast<const void*>(kernel), threads, blocks,
+                                   [&](int device, std::int64_t& value) {
+    int sms = 0, per_sm = 0;
+    cudaError_t e;
+    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess) return e;
+    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem)) != cudaSuccess) return e;
+    value = static_cast<std::int64_t>(per_sm) * sms;
+    return cudaSuccess;
+  });
+}
+
 /// One launch where it fits: when `wanted` and all `grid` blocks of `kernel` are resident at once,
 /// launch it cooperatively and set `launched`; otherwise (or when fewer SMs are free to this process
 /// than the device has, as under MPS: cudaErrorCooperativeLaunchTooLarge) leave `launched` false for

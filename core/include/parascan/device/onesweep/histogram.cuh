@@ -1,14 +1,22 @@
 // Onesweep, step 1: the digit counts of every pass from one read of the keys, turned by the last
 // block into each digit's first output position, and the plan of which passes need to run.
 //
-//   Blocks stride over tiles of 256 × 16 keys (16 independent loads in flight per thread) and count
-//   in shared memory by adds of 1, each lane in one of `parts` copies of the histogram (lane % parts)
-//   so that the lanes of a warp adding to one digit meet on fewer words (as CUB's histogram; an
-//   earlier version that added each thread's runs of one digit once took 1.8× CUB's time on the
-//   H100, docs/performance.md entry 18). Blocks flush with one global atomic per non-empty bin; the
-//   last block to finish (a ticket after a fence, as CUDA's threadFenceReduction sample) scans the
-//   256 counts of each pass in place and writes the pass plan: a pass whose keys all share one
-//   digit (its counts hold n in one bin) moves nothing and is skipped.
+//   As many blocks as are resident at once (hist_grid) stride over tiles of 256 × 16 keys (16
+//   independent loads in flight per thread) and count in shared memory:
+//   - keys of ≤ 4 bytes: a 16-bit counter of each digit per lane (lanes 2k and 2k + 1 share a word,
+//     one in each half; digit d's word lies in bank k or k + 16 by d's parity), so a warp's adds meet
+//     at most two to a bank, where 8 shared 32-bit copies (lane % 8) met about three to a bank. H200,
+//     2^28 u32 keys: 0.394 against 0.473 ms for uniform keys; for keys of 4 distinct values a digit
+//     0.392 against 0.285 ms (the copies merged a warp's equal adds of 1): the time no longer depends
+//     on the keys (performance.md entry 59, experiments/onesweep_histogram.cu). A lane's count stays
+//     below 2^16 because no thread sees more than hist_lane_tiles_max tiles (hist_grid adds blocks);
+//   - 8-byte keys (8 digits: per-lane counters would take 128 KB): 4 copies of each count, lane % 4
+//     (as CUB's histogram; an earlier version that added each thread's runs of one digit once took
+//     1.8× CUB's time on the H100, entry 18).
+//   Blocks flush with one global atomic per non-empty bin; the last block to finish (a ticket after a
+//   fence, as CUDA's threadFenceReduction sample) scans the 256 counts of each pass in place and
+//   writes the pass plan: a pass whose keys all share one digit (its counts hold n in one bin) moves
+//   nothing and is skipped.
 #pragma once
 #include <cstdint>
 #include "parascan/block/block_exclusive_sum.cuh"
@@ -46,7 +54,19 @@ struct pass_plan {
 constexpr int hist_threads = 256;
 constexpr int hist_items = 16;
 constexpr std::int64_t hist_tile = std::int64_t(hist_threads) * hist_items;
-constexpr std::int64_t hist_max_blocks = 2048;
+/// Tiles one block counts at most when its counters are 16-bit: 16 keys a thread a tile, so a lane's
+/// count of one digit stays below 2^16.
+constexpr std::int64_t hist_lane_tiles_max = 4095;
+
+/// Whether keys of type U are counted in 16-bit counters, one a lane (else 32-bit, hist_parts copies).
+template <class U>
+constexpr bool hist_lane_counters = sizeof(U) <= 4;
+constexpr int hist_parts = 4;
+/// Shared memory of histogram_kernel<U> (dynamic: 64 KB for 4-byte keys, 32 KB for 8-byte keys).
+template <class U>
+constexpr int hist_smem_bytes() {
+  return static_cast<int>(sizeof(U)) * digits * (hist_lane_counters<U> ? 16 : hist_parts) * 4;
+}
 
 template <class Offset>
 __device__ __forceinline__ void atomic_add_global(Offset* p, Offset v) {
@@ -62,16 +82,20 @@ template <class U, class Offset>
 __global__ void __launch_bounds__(hist_threads)
     histogram_kernel(const U* keys, std::int64_t n, pass_set ps, Offset* bins, pass_plan* plan, unsigned* done) {
   constexpr int passes_max = sizeof(U);  // 8-bit digits
-  constexpr int parts = sizeof(U) >= 8 ? 4 : 8;
+  constexpr bool lane_counters = hist_lane_counters<U>;
+  constexpr int words_a_digit = lane_counters ? 16 : hist_parts;
   allow_next_grid();  // the first pass may be scheduled now; it waits for this grid's results
-  __shared__ unsigned hist[passes_max][digits][parts];
+  extern __shared__ unsigned hist[];  // [pass][digit][words_a_digit]: hist_smem_bytes<U>()
   __shared__ bool last_block;
   __shared__ int trivial[max_passes];
-  for (int i = threadIdx.x; i < passes_max * digits * parts; i += hist_threads) (&hist[0][0][0])[i] = 0;
+  for (int i = threadIdx.x; i < passes_max * digits * words_a_digit; i += hist_threads) hist[i] = 0;
   if (threadIdx.x < max_passes) trivial[threadIdx.x] = 0;
   __syncthreads();
   const key_codec<U> codec(ps.kind, ps.descending);
-  const int part = threadIdx.x % parts;
+  const int lane = threadIdx.x % 32;
+  // Lane counters: word lane / 2 of the digit's 16, the lane's half of it; else copy lane % parts.
+  const int word = lane_counters ? lane / 2 : lane % hist_parts;
+  const unsigned one = lane_counters ? 1u << (16 * (lane & 1)) : 1u;
   // Every key's bits are counted for passes_max digits: passes past ps.passes count into bins
   // that are never flushed (with ps.passes < passes_max the shifts past end_bit are clamped), so
   // the loop has no per-key test. Bits past end_bit are masked off first.
@@ -83,7 +107,8 @@ __global__ void __launch_bounds__(hist_threads)
   const auto count = [&](U raw) {
     const U b = static_cast<U>(codec.ordered(codec.encode(raw)) & range);
 #pragma unroll
-    for (int p = 0; p < passes_max; ++p) atomicAdd(&hist[p][static_cast<unsigned>(b >> shift[p]) & 0xffu][part], 1u);
+    for (int p = 0; p < passes_max; ++p)
+      atomicAdd(&hist[(p * digits + (static_cast<unsigned>(b >> shift[p]) & 0xffu)) * words_a_digit + word], one);
   };
   for (std::int64_t tile = blockIdx.x; tile * hist_tile < n; tile += gridDim.x) {
     const U* tile_keys = keys + tile * hist_tile;
@@ -102,7 +127,10 @@ __global__ void __launch_bounds__(hist_threads)
   for (int i = threadIdx.x; i < ps.passes * digits; i += hist_threads) {
     unsigned c = 0;
 #pragma unroll
-    for (int q = 0; q < parts; ++q) c += hist[i / digits][i % digits][q];
+    for (int q = 0; q < words_a_digit; ++q) {
+      const unsigned w = hist[i * words_a_digit + q];
+      c += lane_counters ? (w & 0xffffu) + (w >> 16) : w;
+    }
     if (c != 0) atomic_add_global(bins + i, static_cast<Offset>(c));
   }
   // The last block scans: every block's atomics are visible to it after its ticket. The barrier makes
@@ -129,6 +157,24 @@ __global__ void __launch_bounds__(hist_threads)
     for (int p = 0; p < ps.passes; ++p) plan->order[p] = trivial[p] ? -1 : performed++;
     plan->performed = performed;
   }
+}
+
+/// histogram_kernel<U, Offset>'s grid for n keys, its shared memory allowed: as many blocks as are
+/// resident at once (no partial last wave: 0.463 against 0.466 ms on the H200 for the 8 copies at
+/// 2^28), more where a block would otherwise count more than hist_lane_tiles_max tiles, and at most
+/// one a tile. n ≥ 1.
+template <class U, class Offset>
+inline cudaError_t hist_grid(std::int64_t n, unsigned& blocks) {
+  const auto kernel = histogram_kernel<U, Offset>;
+  constexpr int smem = hist_smem_bytes<U>();
+  cudaError_t e = allow_dynamic_smem(kernel, smem);
+  std::int64_t resident = 0;
+  if (e != cudaSuccess || (e = resident_blocks(kernel, hist_threads, smem, resident)) != cudaSuccess) return e;
+  const std::int64_t tiles = (n + hist_tile - 1) / hist_tile;
+  const std::int64_t least = (tiles + hist_lane_tiles_max - 1) / hist_lane_tiles_max;
+  const std::int64_t grid = resident > least ? resident : least;
+  blocks = static_cast<unsigned>(grid < tiles ? grid : tiles);
+  return cudaSuccess;
 }
 
 }  // namespace parascan::device::onesweep

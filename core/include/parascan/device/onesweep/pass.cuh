@@ -25,7 +25,8 @@
 //   (onesweep/pass_io.cuh: the library's `buffers`, or an experiment's own).
 //   Traffic: keys (and values) read once and written once per pass, plus 256 status words per tile.
 //   Stable: within a tile keys rank by (digit, input position), and tiles come in input order.
-//   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers at most 2^28 keys.
+//   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers fewer than 2^30 keys
+//   (policy::portion_keys: 2^28 rounded up to whole tiles).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -48,8 +49,11 @@ struct policy {
   static constexpr warp::match_method match = Match;
   static constexpr int look_back_reads = LookBackReads;
   static constexpr int tile_items = Threads * Items;
-  /// Keys per launch: whole tiles, at most 2^28 (status counts have 30 bits).
-  static constexpr std::int64_t portion_keys = ((std::int64_t(1) << 28) / tile_items) * tile_items;
+  /// Keys per launch: 2^28 rounded up to whole tiles, so that 2^28 keys take one launch and 2^30 four
+  /// (rounded down, 2^28 keys took a second launch a pass for their last 2048: 4 launches of ~9 µs and
+  /// their status clears more in a sort of 2^28 u32 keys, performance.md entry 59); far below the 2^30
+  /// that status counts (30 bits) allow.
+  static constexpr std::int64_t portion_keys = (((std::int64_t(1) << 28) + tile_items - 1) / tile_items) * tile_items;
   static_assert(Threads >= digits && Threads % 32 == 0 && portion_keys <= counted_status::count_mask);
 };
 

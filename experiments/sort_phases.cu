@@ -1,0 +1,66 @@
+// Experiment (issue 34): where the library's whole u32 sort spends its time beyond its four passes.
+// Sorts n u32 keys (hashed, uniform) with parascan::radix_sort_bits and CUB's faster SortKeys form,
+// event-timed (median of 20, the host's launches hidden behind a hold kernel), and prints both. Run it
+// under ncu to get each kernel of the sort alone:
+//   ncu --clock-control none --metrics gpu__time_duration.sum ./sort_phases 28
+// The sort's time less the sum of its kernels is what its memsets and the gaps between launches cost.
+//   sort_phases [log2 n ...]   (default 24 28); exit 1 if the output differs from CUB's
+// FEW=1: keys of 4 distinct values a digit (key & 0x03030303) instead of uniform ones.
+#include <cub/device/device_radix_sort.cuh>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+#include "parascan/device/device_radix_sort.cuh"
+#include "parascan/device/device_segmented_sort.cuh"
+#include "parascan/device/device_select.cuh"
+#include "experiment_timing.cuh"
+
+__global__ void few_distinct(std::uint32_t* p, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    p[i] &= 0x03030303u;
+}
+
+int main(int argc, char** argv) {
+  const bool few = std::getenv("FEW") != nullptr;
+  using u32 = std::uint32_t;
+  int wrong = 0;
+  for (const int lg : log_sizes(argc, argv, 1, {24, 28})) {
+    const std::int64_t n = std::int64_t(1) << lg;
+    u32 *in, *out, *cub_out;
+    CK(cudaMalloc(&in, n * 4));
+    CK(cudaMalloc(&out, n * 4));
+    CK(cudaMalloc(&cub_out, n * 4));
+    fill_hashed<<<1024, 256>>>(in, n);
+    if (few) few_distinct<<<1024, 256>>>(in, n);
+    CK(cudaGetLastError());
+    std::size_t tb = 0, cb32 = 0, cb64 = 0;
+    CK(parascan::radix_sort_bits<u32>(nullptr, tb, in, out, n, parascan::key_kind::unsigned_int, {}));
+    CK(cub::DeviceRadixSort::SortKeys(nullptr, cb32, in, cub_out, static_cast<int>(n)));
+    CK(cub::DeviceRadixSort::SortKeys(nullptr, cb64, in, cub_out, n));
+    void *t, *ct;
+    CK(cudaMalloc(&t, tb));
+    CK(cudaMalloc(&ct, std::max(cb32, cb64)));
+    const timing_options o{20, 2, 50};
+    const float ours = median_ms(o, [&] {
+      CK(parascan::radix_sort_bits<u32>(t, tb, in, out, n, parascan::key_kind::unsigned_int, {}));
+    });
+    const float cub32 = median_ms(o, [&] { CK(cub::DeviceRadixSort::SortKeys(ct, cb32, in, cub_out, static_cast<int>(n))); });
+    const float cub64 = median_ms(o, [&] { CK(cub::DeviceRadixSort::SortKeys(ct, cb64, in, cub_out, n)); });
+    const float copy = median_ms(o, [&] { CK(cudaMemcpyAsync(cub_out, in, n * 4, cudaMemcpyDeviceToDevice)); });
+    CK(cub::DeviceRadixSort::SortKeys(ct, cb64, in, cub_out, n));
+    std::vector<u32> a(n), b(n);
+    CK(cudaMemcpy(a.data(), out, n * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(b.data(), cub_out, n * 4, cudaMemcpyDeviceToHost));
+    std::printf("2^%d u32 %s: parascan %.4f ms, CUB int %.4f int64 %.4f ms (faster / ours %.3f), cudaMemcpy %.4f ms, "
+                "temp %zu bytes; %s\n", lg, few ? "few distinct" : "uniform", ours, cub32, cub64, std::min(cub32, cub64) / ours, copy, tb,
+                a == b ? "ok" : "MISMATCH");
+    wrong += a != b;
+    CK(cudaFree(in));
+    CK(cudaFree(out));
+    CK(cudaFree(cub_out));
+    CK(cudaFree(t));
+    CK(cudaFree(ct));
+  }
+  return wrong ? 1 : 0;
+}
