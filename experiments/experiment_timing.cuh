@@ -5,6 +5,8 @@
 //                                     events: the median in ms. With hold_us > 0 a one-thread kernel holds
 //                                     the stream that long before each timed run, so that the host's
 //                                     launch latency is not timed (as apps/common/timing.hpp does).
+//   median_ms_cleared(before, f)     f timed alone, `before` (a clearing: status words, counters) run
+//                                     untimed ahead of each run: the median of 20 after 2
 //   log_sizes(argc, argv, first, {defaults})
 //                                     the log2 sizes given from argv[first] on, else the defaults
 //   fill_hashed<<<grid, threads>>>(p, n)
@@ -76,6 +78,28 @@ float median_ms(const timing_options& o, F f) {
   CK(cudaEventDestroy(a));
   CK(cudaEventDestroy(b));
   if (t.empty()) return 0;
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class Before, class F>
+float median_ms_cleared(Before before, F f) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  std::vector<float> t;
+  for (int i = 0; i < 22; ++i) {
+    before();
+    CK(cudaEventRecord(a));
+    f();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    if (i >= 2) t.push_back(ms);
+  }
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
 }

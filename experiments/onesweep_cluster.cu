@@ -230,29 +230,6 @@ int active_clusters() {
   return k;
 }
 
-/// Times `launch` alone, `before` (the clearing) untimed ahead of each run: median of 20 after 2.
-template <class Before, class Launch>
-float pass_ms(Before before, Launch launch) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  std::vector<float> t;
-  for (int i = 0; i < 22; ++i) {
-    before();
-    CK(cudaEventRecord(a));
-    launch();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    if (i >= 2) t.push_back(ms);
-  }
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 }  // namespace
 
 bool measure(int k) {
@@ -326,7 +303,7 @@ bool measure(int k) {
   };
   const auto time_one = [&](const std::string& name, auto launch) {
     CK(cudaMemset(out, 0x5a, n * 4));
-    const float ms = pass_ms(clear, launch);
+    const float ms = median_ms_cleared(clear, launch);
     rows.push_back({name, ms, check()});
   };
   for (int round = 0; round < 2; ++round) {  // each variant twice, alternated

@@ -125,28 +125,6 @@ unsigned resident_grid() {
   return static_cast<unsigned>(per_sm * sms);
 }
 
-template <class Before, class Launch>
-float timed(Before before, Launch launch) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  std::vector<float> t;
-  for (int i = 0; i < 22; ++i) {
-    before();
-    CK(cudaEventRecord(a));
-    launch();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    if (i >= 2) t.push_back(ms);
-  }
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 __global__ void few_distinct(u32* p, std::int64_t n) {  // 4 values a digit
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
@@ -192,11 +170,11 @@ bool measure(int k, bool few) {
     return got == want;
   };
   const std::string data = few ? "few distinct" : "uniform";
-  const float read_ms = timed([] {}, [&] { CK(cudaMemcpyAsync(copy_to, keys, n * 4, cudaMemcpyDeviceToDevice)); });
+  const float read_ms = median_ms_cleared([] {}, [&] { CK(cudaMemcpyAsync(copy_to, keys, n * 4, cudaMemcpyDeviceToDevice)); });
   std::printf("2^%-3d %-13s %-52s %8.4f ms\n", k, data.c_str(), "cudaMemcpy of the keys (reads and writes them)", read_ms);
   bool ok_all = true;
   const auto row = [&](const char* name, auto launch) {
-    const float ms = timed(clear, launch);
+    const float ms = median_ms_cleared(clear, launch);
     const bool ok = check();
     ok_all = ok_all && ok;
     std::printf("2^%-3d %-13s %-52s %8.4f ms  %5.2f TB/s of key reads  %s\n", k, data.c_str(), name, ms, n * 4.0 / ms / 1e9,

@@ -42,29 +42,6 @@ namespace {
 
 using default_keys_policy = parascan::device::onesweep::default_policy_t<u32, no_values>;
 
-/// Times `launch` alone, `before` (the clearing) untimed ahead of each run: median of 20 after 2.
-template <class Before, class Launch>
-float pass_ms(Before before, Launch launch) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  std::vector<float> t;
-  for (int i = 0; i < 22; ++i) {
-    before();
-    CK(cudaEventRecord(a));
-    launch();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    if (i >= 2) t.push_back(ms);
-  }
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 }  // namespace
 
 /// One policy's passes at 2^k keys (cut to whole tiles), for each digit width; false on a mismatch.
@@ -165,10 +142,10 @@ bool measure(int k, const std::vector<int>& widths) {
     const std::string digits_of = " (" + std::to_string(bits) + "-bit digits)";
     for (int round = 0; round < 2; ++round) {  // each twice, alternated
       CK(cudaMemset(out, 0x5a, n * 4));
-      const float lb = pass_ms(clear, look_back);
+      const float lb = median_ms_cleared(clear, look_back);
       rows.push_back({"pass, look-back" + digits_of, lb, check()});
       CK(cudaMemset(out, 0x5a, n * 4));
-      const float or_ms = pass_ms(clear, oracle);
+      const float or_ms = median_ms_cleared(clear, oracle);
       rows.push_back({"pass, oracle starts" + digits_of, or_ms, check()});
     }
   }
