@@ -143,3 +143,21 @@ TEST(radix_bits, temporary_storage_for_n_serves_every_smaller_n) {
   sized_for_n_serves_fewer<std::uint8_t, std::uint32_t>();
   sized_for_n_serves_fewer<std::uint16_t, std::uint16_t>();
 }
+
+TEST(radix_bits, histogram_blocks_keep_16_bit_lane_counts) {
+  // The sort's histogram counts in 16-bit counters a lane, 16 keys a thread a tile: no block may count
+  // more than hist_lane_tiles_max tiles, and there are never more blocks than tiles.
+  using device::onesweep::hist_blocks;
+  using device::onesweep::hist_lane_tiles_max;
+  for (const std::int64_t resident : {std::int64_t(0), std::int64_t(1), std::int64_t(396), std::int64_t(924)})
+    for (const std::int64_t tiles : {std::int64_t(1), std::int64_t(2), std::int64_t(395), std::int64_t(396),
+                                     std::int64_t(397), hist_lane_tiles_max, hist_lane_tiles_max + 1,
+                                     396 * hist_lane_tiles_max, 396 * hist_lane_tiles_max + 1,
+                                     std::int64_t(1) << 30, (std::int64_t(1) << 32) + 7}) {
+      const std::int64_t blocks = hist_blocks(tiles, resident);
+      EXPECT_GE(blocks, 1) << tiles << " tiles, " << resident << " resident";
+      EXPECT_LE(blocks, tiles) << tiles << " tiles, " << resident << " resident";
+      EXPECT_LE((tiles + blocks - 1) / blocks, hist_lane_tiles_max) << tiles << " tiles, " << resident << " resident";
+      if (resident <= tiles) EXPECT_GE(blocks, resident) << "a resident grid is used in full";
+    }
+}

@@ -159,6 +159,15 @@ __global__ void __launch_bounds__(hist_threads)
   }
 }
 
+/// The histogram's blocks for `tiles` tiles when `resident` blocks fit on the device at once: all of
+/// them, more where a block would count more than hist_lane_tiles_max tiles (block b counts tiles b,
+/// b + blocks, …), at most one a tile.
+constexpr unsigned hist_blocks(std::int64_t tiles, std::int64_t resident) {
+  const std::int64_t least = (tiles + hist_lane_tiles_max - 1) / hist_lane_tiles_max;
+  const std::int64_t grid = resident > least ? resident : least;
+  return static_cast<unsigned>(grid < tiles ? grid : tiles);
+}
+
 /// histogram_kernel<U, Offset>'s grid for n keys, its shared memory allowed: as many blocks as are
 /// resident at once (no partial last wave: 0.463 against 0.466 ms on the H200 for the 8 copies at
 /// 2^28), more where a block would otherwise count more than hist_lane_tiles_max tiles, and at most
@@ -170,10 +179,7 @@ inline cudaError_t hist_grid(std::int64_t n, unsigned& blocks) {
   cudaError_t e = allow_dynamic_smem(kernel, smem);
   std::int64_t resident = 0;
   if (e != cudaSuccess || (e = resident_blocks(kernel, hist_threads, smem, resident)) != cudaSuccess) return e;
-  const std::int64_t tiles = (n + hist_tile - 1) / hist_tile;
-  const std::int64_t least = (tiles + hist_lane_tiles_max - 1) / hist_lane_tiles_max;
-  const std::int64_t grid = resident > least ? resident : least;
-  blocks = static_cast<unsigned>(grid < tiles ? grid : tiles);
+  blocks = hist_blocks((n + hist_tile - 1) / hist_tile, resident);
   return cudaSuccess;
 }
 
