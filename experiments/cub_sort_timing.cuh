@@ -1,10 +1,12 @@
 // CUB's radix sort as a user calls it (raw pointers, an int item count), for the sort experiments:
 // the median time of SortKeys, or SortPairs with u32 values, its temporary storage kept between
-// calls and grown when a call needs more; and the comparison of an output with CUB's.
+// calls and grown when a call needs more; SortKeys timed in both count forms (the honest baseline);
+// and the comparison of an output with CUB's.
 #pragma once
 #include <cub/device/device_radix_sort.cuh>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 #include "experiment_timing.cuh"
 
@@ -58,3 +60,19 @@ struct cub_sort_timer {
     return median_ms(o, f);
   }
 };
+
+/// CUB's SortKeys of in → out (n keys) timed with an `int` and with an `int64_t` item count, in that
+/// order: {int ms, int64 ms}. The faster of the two is the baseline's denominator (performance.md
+/// entry 31). out holds CUB's result after.
+template <class K>
+std::pair<float, float> cub_sort_keys_both_ms(const K* in, K* out, std::int64_t n, const timing_options& o) {
+  std::size_t bytes32 = 0, bytes64 = 0;
+  CK(cub::DeviceRadixSort::SortKeys(nullptr, bytes32, in, out, static_cast<int>(n)));
+  CK(cub::DeviceRadixSort::SortKeys(nullptr, bytes64, in, out, n));
+  void* temp = nullptr;
+  CK(cudaMalloc(&temp, bytes32 > bytes64 ? bytes32 : bytes64));
+  const float with_int = median_ms(o, [&] { CK(cub::DeviceRadixSort::SortKeys(temp, bytes32, in, out, static_cast<int>(n))); });
+  const float with_int64 = median_ms(o, [&] { CK(cub::DeviceRadixSort::SortKeys(temp, bytes64, in, out, n)); });
+  CK(cudaFree(temp));
+  return {with_int, with_int64};
+}

@@ -29,14 +29,13 @@
 // variant is slower than the library's pass, more so with larger clusters; at 2^28 own scatter 1.33 /
 // 1.40 / 1.51 ms and gather 1.67 / 1.80 / 1.97 ms for C = 2 / 4 / 8 against 1.164.
 #include <cooperative_groups.h>
-#include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
 #include "parascan/device/device_onesweep.cuh"
-#include "experiment_timing.cuh"
+#include "one_pass.cuh"
 
 using namespace parascan;
 using namespace parascan::device;
@@ -248,16 +247,11 @@ bool measure(int k) {
   CK(cudaMalloc(&status, tiles * digits * 4));
   CK(cudaMalloc(&counter, 4));
   CK(cudaMalloc(&bins, digits * 4));
-  CK(cudaMalloc(&plan, sizeof(pass_plan)));
+  plan = one_pass_plan();
   fill_hashed<<<1024, 256>>>(in, n);
   CK(cudaGetLastError());
   std::vector<u32> h(n);
   CK(cudaMemcpy(h.data(), in, n * 4, cudaMemcpyDeviceToHost));
-  pass_plan h_plan{};
-  h_plan.performed = 1;
-  h_plan.order[0] = 0;
-  for (int q = 1; q < max_passes; ++q) h_plan.order[q] = -1;
-  CK(cudaMemcpy(plan, &h_plan, sizeof h_plan, cudaMemcpyHostToDevice));
 
   // The CPU's counting sort by the low byte.
   std::vector<std::int64_t> total(digits, 0);
@@ -269,23 +263,10 @@ bool measure(int k) {
   for (std::int64_t i = 0; i < n; ++i) want[run[h[i] & 255u]++] = h[i];
   CK(cudaMemcpy(bins, digit_start.data(), digits * 4, cudaMemcpyHostToDevice));
 
-  const float copy_ms = median_ms({20, 2, 0}, [&] { CK(cudaMemcpyAsync(temp, in, n * 4, cudaMemcpyDeviceToDevice)); });
-  std::size_t cub_bytes = 0, cub_bytes64 = 0;
-  CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, in, cub_out, static_cast<int>(n)));
-  CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes64, in, cub_out, n));
-  void* cub_temp;
-  CK(cudaMalloc(&cub_temp, std::max(cub_bytes, cub_bytes64)));
-  const float cub_int = median_ms({20, 2, 0}, [&] { CK(cub::DeviceRadixSort::SortKeys(cub_temp, cub_bytes, in, cub_out, static_cast<int>(n))); });
-  const float cub_i64 = median_ms({20, 2, 0}, [&] { CK(cub::DeviceRadixSort::SortKeys(cub_temp, cub_bytes64, in, cub_out, n)); });
-  CK(cudaFree(cub_temp));
+  const pass_scale scale = one_pass_scale(in, temp, cub_out, n);
+  const float copy_ms = scale.copy_ms;
 
-  struct row {
-    std::string name;
-    float ms;
-    bool ok;
-  };
-  std::vector<row> rows = {{"cudaMemcpy D2D (one pass's bytes)", copy_ms, true},
-                           {"CUB SortKeys (faster count form) / 4", std::min(cub_int, cub_i64) / 4, true}};
+  std::vector<pass_row> rows = scale_rows(scale);
   const auto clear = [&] {
     CK(cudaMemsetAsync(status, 0, tiles * digits * 4));
     CK(cudaMemsetAsync(counter, 0, 4));

@@ -24,7 +24,6 @@
 // 1.064: with longer runs the oracle pass wins by 13%, so both the runs and the chain limit the pass.
 // TILES=1 (384 x 24 and 512 x 20, 2 blocks an SM): oracle 1.19-1.21 ms (8% under the default tile's),
 // look-back 1.28-1.34 (8-13% over it): fewer resident tiles expose the chain.
-#include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -32,7 +31,7 @@
 #include <string>
 #include <vector>
 #include "parascan/device/device_onesweep.cuh"
-#include "experiment_timing.cuh"
+#include "one_pass.cuh"
 
 using namespace parascan;
 using namespace parascan::device::onesweep;
@@ -63,33 +62,15 @@ bool measure(int k, const std::vector<int>& widths) {
   CK(cudaMalloc(&counter, 4));
   CK(cudaMalloc(&bins, digits * 4));
   CK(cudaMalloc(&d_table, tiles * digits * 4));
-  CK(cudaMalloc(&plan, sizeof(pass_plan)));
+  plan = one_pass_plan();
   fill_hashed<<<1024, 256>>>(in, n);
   CK(cudaGetLastError());
   std::vector<u32> h(n);
   CK(cudaMemcpy(h.data(), in, n * 4, cudaMemcpyDeviceToHost));
-  pass_plan h_plan{};
-  h_plan.performed = 1;
-  h_plan.order[0] = 0;
-  for (int q = 1; q < max_passes; ++q) h_plan.order[q] = -1;
-  CK(cudaMemcpy(plan, &h_plan, sizeof h_plan, cudaMemcpyHostToDevice));
 
-  const float copy_ms = median_ms({20, 2, 0}, [&] { CK(cudaMemcpyAsync(temp, in, n * 4, cudaMemcpyDeviceToDevice)); });
-  std::size_t cub_bytes = 0, cub_bytes64 = 0;
-  CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, in, cub_out, static_cast<int>(n)));
-  CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes64, in, cub_out, n));
-  void* cub_temp;
-  CK(cudaMalloc(&cub_temp, std::max(cub_bytes, cub_bytes64)));
-  const float cub_int = median_ms({20, 2, 0}, [&] { CK(cub::DeviceRadixSort::SortKeys(cub_temp, cub_bytes, in, cub_out, static_cast<int>(n))); });
-  const float cub_i64 = median_ms({20, 2, 0}, [&] { CK(cub::DeviceRadixSort::SortKeys(cub_temp, cub_bytes64, in, cub_out, n)); });
-  CK(cudaFree(cub_temp));
-  struct row {
-    std::string name;
-    float ms;
-    bool ok;
-  };
-  std::vector<row> rows = {{"cudaMemcpy D2D (one pass's bytes)", copy_ms, true},
-                           {"CUB SortKeys (faster count form) / 4", std::min(cub_int, cub_i64) / 4, true}};
+  const pass_scale scale = one_pass_scale(in, temp, cub_out, n);
+  const float copy_ms = scale.copy_ms;
+  std::vector<pass_row> rows = scale_rows(scale);
 
   using io_t = buffers<u32, no_values>;
   using digit_t = io_t::digit_type<false>;

@@ -6,14 +6,13 @@
 // The sort's time less the sum of its kernels is what its memsets and the gaps between launches cost.
 //   sort_phases [log2 n ...]   (default 24 28); exit 1 if the output differs from CUB's
 // FEW=1: keys of 4 distinct values a digit (key & 0x03030303) instead of uniform ones.
-#include <cub/device/device_radix_sort.cuh>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
 #include "parascan/device/device_radix_sort.cuh"
 #include "parascan/device/device_segmented_sort.cuh"
 #include "parascan/device/device_select.cuh"
-#include "experiment_timing.cuh"
+#include "cub_sort_timing.cuh"
 
 __global__ void few_distinct(std::uint32_t* p, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
@@ -34,21 +33,16 @@ int main(int argc, char** argv) {
     fill_hashed<<<1024, 256>>>(in, n);
     if (few) few_distinct<<<1024, 256>>>(in, n);
     CK(cudaGetLastError());
-    std::size_t tb = 0, cb32 = 0, cb64 = 0;
+    std::size_t tb = 0;
     CK(parascan::radix_sort_bits<u32>(nullptr, tb, in, out, n, parascan::key_kind::unsigned_int, {}));
-    CK(cub::DeviceRadixSort::SortKeys(nullptr, cb32, in, cub_out, static_cast<int>(n)));
-    CK(cub::DeviceRadixSort::SortKeys(nullptr, cb64, in, cub_out, n));
-    void *t, *ct;
+    void* t;
     CK(cudaMalloc(&t, tb));
-    CK(cudaMalloc(&ct, std::max(cb32, cb64)));
     const timing_options o{20, 2, 50};
     const float ours = median_ms(o, [&] {
       CK(parascan::radix_sort_bits<u32>(t, tb, in, out, n, parascan::key_kind::unsigned_int, {}));
     });
-    const float cub32 = median_ms(o, [&] { CK(cub::DeviceRadixSort::SortKeys(ct, cb32, in, cub_out, static_cast<int>(n))); });
-    const float cub64 = median_ms(o, [&] { CK(cub::DeviceRadixSort::SortKeys(ct, cb64, in, cub_out, n)); });
     const float copy = median_ms(o, [&] { CK(cudaMemcpyAsync(cub_out, in, n * 4, cudaMemcpyDeviceToDevice)); });
-    CK(cub::DeviceRadixSort::SortKeys(ct, cb64, in, cub_out, n));
+    const auto [cub32, cub64] = cub_sort_keys_both_ms(in, cub_out, n, o);  // cub_out: CUB's sorted keys after
     std::vector<u32> a(n), b(n);
     CK(cudaMemcpy(a.data(), out, n * 4, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(b.data(), cub_out, n * 4, cudaMemcpyDeviceToHost));
@@ -60,7 +54,6 @@ int main(int argc, char** argv) {
     CK(cudaFree(out));
     CK(cudaFree(cub_out));
     CK(cudaFree(t));
-    CK(cudaFree(ct));
   }
   return wrong ? 1 : 0;
 }
