@@ -113,6 +113,20 @@ cudaError_t launch_cooperative(void (*kernel)(Params...), unsigned grid, unsigne
   return launch_detail::launch(attribute, 1, kernel, grid, block, 0, stream, args...);
 }
 
+namespace launch_detail {
+/// Blocks of `kernel` (`threads` threads, `smem` bytes of dynamic shared memory each) that `device`
+/// holds at once, asked of the runtime now: blocks per SM × SMs.
+template <class... Params>
+cudaError_t ask_resident_blocks(void (*kernel)(Params...), int threads, int smem, int device, std::int64_t& blocks) {
+  int sms = 0, per_sm = 0;
+  cudaError_t e;
+  if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess) return e;
+  if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem)) != cudaSuccess) return e;
+  blocks = static_cast<std::int64_t>(per_sm) * sms;
+  return cudaSuccess;
+}
+}  // namespace launch_detail
+
 /// How many blocks of `kernel` (`threads` threads each, no dynamic shared memory) the current device
 /// holds at once: blocks per SM × SMs, or 0 where the device cannot launch cooperatively. Asked of
 /// the runtime once per kernel, block size and device.
@@ -120,12 +134,11 @@ template <class... Params>
 cudaError_t resident_capacity(void (*kernel)(Params...), int threads, std::int64_t& capacity) {
   return launch_detail::remembered(reinterpret_cast<const void*>(kernel), threads, capacity,
                                    [&](int device, std::int64_t& value) {
-    int cooperative = 0, sms = 0, per_sm = 0;
+    int cooperative = 0;
     cudaError_t e;
     if ((e = cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device)) != cudaSuccess) return e;
-    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess) return e;
-    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0)) != cudaSuccess) return e;
-    value = cooperative != 0 ? static_cast<std::int64_t>(per_sm) * sms : 0;
+    if ((e = launch_detail::ask_resident_blocks(kernel, threads, 0, device, value)) != cudaSuccess) return e;
+    if (cooperative == 0) value = 0;
     return cudaSuccess;
   });
 }
@@ -137,12 +150,7 @@ template <class... Params>
 cudaError_t resident_blocks(void (*kernel)(Params...), int threads, int smem, std::int64_t& blocks) {
   return launch_detail::remembered(reinterpret_cast<const void*>(kernel), threads, blocks,
                                    [&](int device, std::int64_t& value) {
-    int sms = 0, per_sm = 0;
-    cudaError_t e;
-    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess) return e;
-    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem)) != cudaSuccess) return e;
-    value = static_cast<std::int64_t>(per_sm) * sms;
-    return cudaSuccess;
+    return launch_detail::ask_resident_blocks(kernel, threads, smem, device, value);
   });
 }
 
