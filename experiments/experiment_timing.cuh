@@ -12,8 +12,11 @@
 //   fill_hashed<<<grid, threads>>>(p, n)
 //                                     p[i] = a 64-bit mix of i (splitmix64's finaliser), cut to T: the
 //                                     select experiments' random input, the same on every run
+//   few_distinct<<<grid, threads>>>(p, n)
+//                                     p[i] &= 0x03030303: u32 keys of 4 distinct values a byte (a digit)
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -42,6 +45,11 @@ __global__ void fill_hashed(T* p, long long n) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     p[i] = static_cast<T>(z ^ (z >> 31));
   }
+}
+
+__global__ void few_distinct(std::uint32_t* p, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    p[i] &= 0x03030303u;
 }
 
 __global__ void experiment_hold_kernel(long long ns) {

@@ -121,18 +121,10 @@ __global__ void __launch_bounds__(hist_threads) hist_variant(const u32* keys, st
 template <bool Vec, int Packed>
 unsigned resident_grid() {
   constexpr int smem = counter_words<Packed>() * 4;
-  CK(cudaFuncSetAttribute(hist_variant<Vec, Packed>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  int per_sm = 0, sms = 0, dev = 0;
-  CK(cudaGetDevice(&dev));
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hist_variant<Vec, Packed>, hist_threads, smem));
-  return static_cast<unsigned>(per_sm * sms);
-}
-
-__global__ void few_distinct(u32* p, std::int64_t n) {  // 4 values a digit
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    p[i] &= 0x03030303u;
+  std::int64_t blocks = 0;
+  CK(parascan::device::allow_dynamic_smem(hist_variant<Vec, Packed>, smem));
+  CK(parascan::device::resident_blocks(hist_variant<Vec, Packed>, hist_threads, smem, blocks));
+  return static_cast<unsigned>(blocks);
 }
 
 }  // namespace

@@ -14,12 +14,6 @@
 #include "parascan/device/device_select.cuh"
 #include "cub_sort_timing.cuh"
 
-__global__ void few_distinct(std::uint32_t* p, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    p[i] &= 0x03030303u;
-}
-
 int main(int argc, char** argv) {
   const bool few = std::getenv("FEW") != nullptr;
   using u32 = std::uint32_t;
