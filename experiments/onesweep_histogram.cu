@@ -180,7 +180,7 @@ bool measure(int k, bool few) {
   const std::int64_t tiles = (n + hist_tile - 1) / hist_tile;
   const unsigned lib_blocks = static_cast<unsigned>(std::min<std::int64_t>(tiles, 2048));  // stop 51's grid
   unsigned grid = 0;
-  CK((hist_grid<u32, u32>(n, grid)));
+  CK((hist_grid<u32, u32, false>(n, grid)));
   const auto variant = [&](auto vec, auto packed, unsigned grid) {
     constexpr bool V = decltype(vec)::value;
     constexpr int P = decltype(packed)::value;
@@ -196,7 +196,7 @@ bool measure(int k, bool few) {
   using L2 = std::integral_constant<int, 2>;
   for (int round = 0; round < 2; ++round) {
     row("library histogram_kernel (hist_grid)", [&] {
-      histogram_kernel<u32, u32><<<grid, hist_threads, hist_smem_bytes<u32>()>>>(keys, n, ps, bins, plan, done);
+      histogram_kernel<u32, u32, false><<<grid, hist_threads, hist_smem_bytes<u32>()>>>(keys, n, ps, bins, plan, done);
       CK(cudaGetLastError());
     });
     row("2048 blocks, scalar, 8 parts (stop 51's library kernel)", variant(F{}, L0{}, lib_blocks));

@@ -109,10 +109,21 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
   // stands between them; each waits for its predecessor's results before reading them.
   bool overlap = false;
   if (layout.prezeroed && (e = dependent_launch_available(overlap)) != cudaSuccess) return e;
-  unsigned hist_blocks = 0;
-  if ((e = hist_grid<K, Offset>(n, hist_blocks)) != cudaSuccess) return e;
-  histogram_kernel<K, Offset><<<hist_blocks, hist_threads, hist_smem_bytes<K>(), stream>>>(io.keys_in, n, ps, bins, plan,
-                                                                                          hist_done);
+  const auto histogram = [&](auto float_keys) {
+    constexpr bool is_float = decltype(float_keys)::value;
+    unsigned blocks = 0;
+    const cudaError_t g = hist_grid<K, Offset, is_float>(n, blocks);
+    if (g != cudaSuccess) return g;
+    histogram_kernel<K, Offset, is_float><<<blocks, hist_threads, hist_smem_bytes<K>(), stream>>>(io.keys_in, n, ps, bins,
+                                                                                                 plan, hist_done);
+    return cudaSuccess;
+  };
+  if constexpr (sizeof(K) >= 2) {  // floats are 2, 4 or 8 bytes
+    e = ps.kind == key_kind::floating ? histogram(std::true_type{}) : histogram(std::false_type{});
+  } else {
+    e = histogram(std::false_type{});
+  }
+  if (e != cudaSuccess) return e;
   if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   std::int64_t launch_index = 0;
   for (int p = 0; p < ps.passes; ++p) {

@@ -78,7 +78,10 @@ __device__ __forceinline__ void atomic_add_global(Offset* p, Offset v) {
 
 /// `bins[p · 256 + d]`, `plan` and `*done` must start at zero. On return bins[p · 256 + d] is the
 /// output position of the first key whose pass-p digit is d.
-template <class U, class Offset>
+/// FloatKeys: ps.kind is key_kind::floating. For integer keys the codec's two masks are equal and
+/// ordered() is the identity (key_codec): copying one value over the other lets the compiler drop the
+/// select on the sign bit and the −0.0 test from every key.
+template <class U, class Offset, bool FloatKeys = true>
 __global__ void __launch_bounds__(hist_threads)
     histogram_kernel(const U* keys, std::int64_t n, pass_set ps, Offset* bins, pass_plan* plan, unsigned* done) {
   constexpr int passes_max = sizeof(U);  // 8-bit digits
@@ -91,7 +94,11 @@ __global__ void __launch_bounds__(hist_threads)
   for (int i = threadIdx.x; i < passes_max * digits * words_a_digit; i += hist_threads) hist[i] = 0;
   if (threadIdx.x < max_passes) trivial[threadIdx.x] = 0;
   __syncthreads();
-  const key_codec<U> codec(ps.kind, ps.descending);
+  key_codec<U> codec(ps.kind, ps.descending);
+  if constexpr (!FloatKeys) {
+    codec.enc_set = codec.enc_clear;
+    codec.neg_zero = codec.pos_zero;
+  }
   const int lane = threadIdx.x % 32;
   // Lane counters: word lane / 2 of the digit's 16, the lane's half of it; else copy lane % parts.
   const int word = lane_counters ? lane / 2 : lane % hist_parts;
@@ -168,13 +175,13 @@ constexpr unsigned hist_blocks(std::int64_t tiles, std::int64_t resident) {
   return static_cast<unsigned>(grid < tiles ? grid : tiles);
 }
 
-/// histogram_kernel<U, Offset>'s grid for n keys, its shared memory allowed: as many blocks as are
+/// histogram_kernel<U, Offset, FloatKeys>'s grid for n keys, its shared memory allowed: as many blocks as are
 /// resident at once (no partial last wave: 0.463 against 0.466 ms on the H200 for the 8 copies at
 /// 2^28), more where a block would otherwise count more than hist_lane_tiles_max tiles, and at most
 /// one a tile. n ≥ 1.
-template <class U, class Offset>
+template <class U, class Offset, bool FloatKeys>
 inline cudaError_t hist_grid(std::int64_t n, unsigned& blocks) {
-  const auto kernel = histogram_kernel<U, Offset>;
+  const auto kernel = histogram_kernel<U, Offset, FloatKeys>;
   constexpr int smem = hist_smem_bytes<U>();
   cudaError_t e = allow_dynamic_smem(kernel, smem);
   std::int64_t resident = 0;

@@ -25,6 +25,7 @@ using sort_detail::no_values;
 /// integer keys skip that compare and select.
 template <class U, bool FloatKeys>
 struct pass_digit {
+  static constexpr bool float_keys = FloatKeys;
   key_codec<U> codec;
   int shift;
   unsigned mask;
