@@ -1,7 +1,9 @@
-// Experiment: the block-size study of the single-pass u32 exclusive sum (warp_shuffle block scan, the
-// library's look-back) launched at tile shapes other than the library's (scan_policy.cuh: 256 × 16),
-// beside cub::DeviceScan::ExclusiveSum and a device copy in the same process; every output checked
-// word for word against CUB's (performance.md entry 14; formerly `bench --primitive sweep`).
+// Experiment: the single-pass u32 exclusive sum (warp_shuffle block scan, the library's look-back, 16-byte
+// moves, the tile left in shared memory as scan_policy.cuh has it for 4-byte sums) launched at tile
+// shapes, blocks an SM and look-back delays other than the library's (256 × 32, 6 blocks, a 2000 ns sleep
+// before the first poll and 100 ns between polls), beside cub::DeviceScan::ExclusiveSum (int and int64
+// counts, the faster divides) and cudaMemcpy in the same process; every output checked word for word
+// against CUB's (performance.md entries 14, 53, 61).
 //   scan_shape_sweep [log2 n ...]      (default 24 28); exit 1 on a mismatch
 #include <cub/device/device_scan.cuh>
 #include <algorithm>
@@ -17,19 +19,23 @@ using namespace parascan;
 using namespace parascan::device;
 
 struct shape_result {
-  int threads, items;
+  int threads, items, blocks, initial_ns, poll_ns;
   float ms;
   bool ok;
 };
 
-template <int Threads, int Items>
+template <int Threads, int Items, int MinBlocks = 6, int InitialNs = 2000, int PollNs = 100>
 shape_result run_shape(const std::uint32_t* d_in, std::uint32_t* d_out, const std::vector<std::uint32_t>& want,
                        std::int64_t n) {
-  using policy = scan_policy_t<Threads, Items, 2000, 100>;
+  using policy = scan_policy_t<Threads, Items, InitialNs, PollNs, true, MinBlocks>;
   const std::int64_t tiles = (n + policy::tile_items - 1) / policy::tile_items;
   void* temp = nullptr;
   CK(cudaMalloc(&temp, look_back_storage<std::uint32_t>::bytes(tiles)));
   const auto storage = look_back_storage<std::uint32_t>::carve(temp, tiles);
+  const auto kernel = scan_tiles_kernel<policy, block_algorithm::warp_shuffle, prefix_source::look_back, std::uint32_t,
+                                        pointer_loader<std::uint32_t, std::uint32_t>, pointer_storer<std::uint32_t>, sum>;
+  int fit = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, Threads, 0));
   const auto launch = [&] {
     CK(storage.init(tiles, 0, false));
     scan_tiles_kernel<policy, block_algorithm::warp_shuffle, prefix_source::look_back, std::uint32_t>
@@ -45,7 +51,7 @@ shape_result run_shape(const std::uint32_t* d_in, std::uint32_t* d_out, const st
   std::vector<std::uint32_t> got(static_cast<std::size_t>(n));
   CK(cudaMemcpy(got.data(), d_out, got.size() * 4, cudaMemcpyDeviceToHost));
   CK(cudaFree(temp));
-  return {Threads, Items, ms, got == want};
+  return {Threads, Items, fit, InitialNs, PollNs, ms, got == want};
 }
 
 }  // namespace
@@ -64,27 +70,35 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&out, n * 4));
     CK(cudaMalloc(&ref, n * 4));
     CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
-    std::size_t cub_bytes = 0;
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, cub_bytes, in, ref, static_cast<int>(n)));
+    std::size_t b32 = 0, b64 = 0;
+    CK(cub::DeviceScan::ExclusiveSum(nullptr, b32, in, ref, static_cast<int>(n)));
+    CK(cub::DeviceScan::ExclusiveSum(nullptr, b64, in, ref, n));
     void* cub_temp;
-    CK(cudaMalloc(&cub_temp, cub_bytes));
-    const float cub_ms = median_ms({20, 1, 50}, [&] { CK(cub::DeviceScan::ExclusiveSum(cub_temp, cub_bytes, in, ref, static_cast<int>(n))); });
+    CK(cudaMalloc(&cub_temp, std::max(b32, b64)));
+    const float cub_int = median_ms({20, 1, 50}, [&] { CK(cub::DeviceScan::ExclusiveSum(cub_temp, b32, in, ref, static_cast<int>(n))); });
+    const float cub_i64 = median_ms({20, 1, 50}, [&] { CK(cub::DeviceScan::ExclusiveSum(cub_temp, b64, in, ref, n)); });
+    const float cub_ms = std::min(cub_int, cub_i64);
     const float copy_ms = median_ms({20, 1, 50}, [&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); });
     std::vector<std::uint32_t> want(static_cast<std::size_t>(n));
     CK(cudaMemcpy(want.data(), ref, n * 4, cudaMemcpyDeviceToHost));
     const double bytes = 8.0 * n;
-    std::printf("2^%-4d %-12s %10.4f %8.0f %8s %s\n", k, "copy", copy_ms, bytes / copy_ms / 1e6, "", "");
-    std::printf("2^%-4d %-12s %10.4f %8.0f %8.2f %s\n", k, "CUB", cub_ms, bytes / cub_ms / 1e6, 1.0, "ok");
+    std::printf("2^%-4d %-26s %10.4f %8.0f %8s %s\n", k, "copy", copy_ms, bytes / copy_ms / 1e6, "", "");
+    std::printf("2^%-4d %-26s %10.4f %8.0f %8.2f ok (int %.4f, int64 %.4f)\n", k, "CUB", cub_ms, bytes / cub_ms / 1e6, 1.0,
+                cub_int, cub_i64);
     const shape_result rs[] = {
-        run_shape<128, 8>(in, out, want, n),   run_shape<128, 16>(in, out, want, n), run_shape<128, 32>(in, out, want, n),
-        run_shape<256, 4>(in, out, want, n),   run_shape<256, 8>(in, out, want, n),  run_shape<256, 16>(in, out, want, n),
-        run_shape<256, 24>(in, out, want, n),  run_shape<256, 32>(in, out, want, n), run_shape<512, 4>(in, out, want, n),
-        run_shape<512, 8>(in, out, want, n),   run_shape<512, 16>(in, out, want, n), run_shape<1024, 4>(in, out, want, n),
-        run_shape<1024, 8>(in, out, want, n)};
+        // the library's shape and delays (three times: the spread), then longer first sleeps
+        run_shape<256, 32>(in, out, want, n), run_shape<256, 32>(in, out, want, n), run_shape<256, 32>(in, out, want, n),
+        run_shape<256, 32, 6, 2500, 100>(in, out, want, n), run_shape<256, 32, 6, 3000, 100>(in, out, want, n),
+        run_shape<256, 32, 6, 4000, 100>(in, out, want, n), run_shape<256, 32, 6, 5000, 100>(in, out, want, n),
+        run_shape<256, 32, 6, 6000, 100>(in, out, want, n), run_shape<256, 32, 6, 8000, 100>(in, out, want, n),
+        run_shape<256, 32, 6, 3000, 200>(in, out, want, n), run_shape<256, 32, 6, 4000, 200>(in, out, want, n),
+        run_shape<256, 32, 6, 4000, 400>(in, out, want, n), run_shape<256, 32, 6, 3000, 50>(in, out, want, n),
+        run_shape<256, 32, 6, 3000, 100>(in, out, want, n), run_shape<256, 32, 6, 4000, 100>(in, out, want, n),
+        run_shape<256, 32>(in, out, want, n)};
     for (const auto& r : rs) {
-      char shape[32];
-      std::snprintf(shape, sizeof shape, "%d x %d", r.threads, r.items);
-      std::printf("2^%-4d %-12s %10.4f %8.0f %8.2f %s\n", k, shape, r.ms, bytes / r.ms / 1e6, cub_ms / r.ms,
+      char shape[64];
+      std::snprintf(shape, sizeof shape, "%d x %d, %d/SM, lb %d/%d", r.threads, r.items, r.blocks, r.initial_ns, r.poll_ns);
+      std::printf("2^%-4d %-26s %10.4f %8.0f %8.2f %s\n", k, shape, r.ms, bytes / r.ms / 1e6, cub_ms / r.ms,
                   r.ok ? "ok" : "MISMATCH");
       all_ok = all_ok && r.ok;
     }

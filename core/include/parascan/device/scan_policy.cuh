@@ -11,12 +11,13 @@ namespace parascan::device {
 
 /// The look-back's delays (single pass only): a sleep after publishing the tile aggregate and
 /// between polls, in ns, on grids of at least look_back_min_grid tiles (smaller grids finish in a
-/// few microseconds, where a sleep is pure latency).
+/// few microseconds, where a sleep is pure latency). On grids of at least look_back_long_grid tiles
+/// the first sleep is LookBackLongGridInitialNs instead (by default the same).
 /// ItemsInShared: the scan kernels leave a tile's items in the shared tile they are loaded through
 /// (the thread reduce and rescan read them there) instead of holding them in registers across the
 /// block scan and look-back, and ask the compiler for MinBlocks blocks an SM (__launch_bounds__).
 template <int BlockThreads, int ItemsPerThread, int LookBackInitialNs = 0, int LookBackPollNs = 0,
-          bool ItemsInShared = false, int MinBlocks = 1>
+          bool ItemsInShared = false, int MinBlocks = 1, int LookBackLongGridInitialNs = LookBackInitialNs>
 struct scan_policy_t {
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
@@ -24,6 +25,8 @@ struct scan_policy_t {
   static constexpr int look_back_initial_ns = LookBackInitialNs;
   static constexpr int look_back_poll_ns = LookBackPollNs;
   static constexpr unsigned look_back_min_grid = 512;
+  static constexpr unsigned look_back_long_grid = 4096;
+  static constexpr int look_back_long_initial_ns = LookBackLongGridInitialNs;
   static constexpr bool items_in_shared = ItemsInShared;
   static constexpr int min_blocks = MinBlocks;
 };
@@ -43,6 +46,10 @@ struct scan_policy_t {
 /// while others wait in their look-back; with 16-byte loads and stores (block_exchange) that took the
 /// u32 exclusive sum from 0.667 to 0.621 ms at 2^28 on the H200 (experiments/scan_loads.cu), and the
 /// library's from 0.841 to 0.804 ms on the H100 (1.04 → 1.08× CUB's faster call; entry 53).
+/// Their first look-back sleep is 3000 ns on grids of 4096 tiles (2^25 items) or more: on the H200 that
+/// took the u32 sum at 2^28 from 0.636 to 0.621 ms and at 2^29 from 1.260 to 1.228 (2^26 −1.5%); at
+/// 2^24 it was level and at 2^23 3.5% slower, so smaller grids keep 2000 (entry 61,
+/// experiments/scan_shape_sweep.cu). 5000 ns and more lost 8% everywhere.
 template <class Acc>
 constexpr bool scan_narrow_block = sizeof(Acc) == 8 && std::is_arithmetic_v<Acc>;
 template <class Acc>
@@ -50,7 +57,8 @@ constexpr bool scan_items_in_shared = sizeof(Acc) == 4;
 template <class Acc>
 using scan_policy = scan_policy_t<(scan_narrow_block<Acc> ? 128 : 256),
                                   (sizeof(Acc) <= 4 || scan_narrow_block<Acc> ? 32 : sizeof(Acc) <= 8 ? 20 : 4), 2000, 100,
-                                  scan_items_in_shared<Acc>, (scan_items_in_shared<Acc> ? 6 : 1)>;
+                                  scan_items_in_shared<Acc>, (scan_items_in_shared<Acc> ? 6 : 1),
+                                  (scan_items_in_shared<Acc> ? 3000 : 2000)>;
 
 /// The one-launch scan (scan_resident_kernel: every tile resident at once, no look-back for other
 /// blocks to load through) keeps the items in registers at the same tile shape: with them in shared
