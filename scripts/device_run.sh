@@ -18,8 +18,9 @@
 #                       tests/run_ranks.sh, cli_tests' cli_multigpu.*; `full` runs them too where 2+ GPUs are
 #                       visible. NVLink multicast stays off (NCCL_NVLS_ENABLE=0, device README).
 #   Any mode: $EXTRA, a command line run last in the same environment, its output in $OUT/extra.txt.
-#   Any mode: $SAN_ALSO="FILTER TOOL..." runs scripts/sanitize_tests.sh over gpu_tests (one test per process,
-#                       $SAN_JOBS at once, default 4) beside the mode's work, logs in $OUT/san/.
+#   Plan a call by the durations in docs/gpu-run-*.txt: after a cold build (~270-310 s on an H200) ~300 s
+#   are left. Stop 53's call 5 ran out with pytest (~150 s), the sort sanitizers and 134 scan/select/SAT GPU
+#   tests (scan_typed ~20 s each) side by side; timed work goes first, alone on the GPU.
 set -u
 mode=${1:-full}; shift || true
 root=$PWD
@@ -73,13 +74,6 @@ multigpu() {
   timeout 200 $B/cli_tests --gtest_filter='cli_multigpu.*' > $L/cli_multigpu.log 2>&1
   note "cli_multigpu rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' $L/cli_multigpu.log | tr '\n' ' ')"
 }
-if [ -n "${SAN_ALSO:-}" ]; then  # sanitizers beside the mode's work (they are CPU-bound; 16 cores here)
-  mkdir -p /tmp/sanbuild/tests && ln -sfn "$root/$B/gpu_tests" /tmp/sanbuild/tests/gpu_tests
-  read -r san_filter san_tools <<< "$SAN_ALSO"
-  ( PATH=$(dirname "$san"):$PATH PARASCAN_BUILD_DIR=/tmp/sanbuild JOBS=${SAN_JOBS:-4} LIMIT=${SAN_TIMEOUT:-240} \
-      bash scripts/sanitize_tests.sh "$out/san" "$san_filter" $san_tools > $L/san_also.log 2>&1
-    note "sanitizers ($SAN_ALSO) rc=$? $(tail -1 "$out/san/sanitize-summary.txt" 2>/dev/null)" ) &
-fi
 case "$mode" in
   multigpu) multigpu ;;
   full)
