@@ -18,6 +18,7 @@
 #include <vector>
 #include "parascan/device/device_scan.cuh"
 #include "experiment_timing.cuh"
+#include "u32_tile_seed.cuh"
 
 namespace {
 using namespace parascan;
@@ -89,20 +90,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     if constexpr (!InSmem) items[i] = x;
     partial += x;
   }
-  u32 thread_prefix = 0, inclusive, aggregate;
-  bscan::scan(scan_storage, partial, sum{}, Threads, thread_prefix, inclusive, aggregate);
-  u32 prefix = 0;
-  if (tile == 0) {
-    if (t == 0) status.publish(0, state_prefix, aggregate);
-  } else {
-    if (t < warp::warp_threads) {
-      const u32 p = look_back<policy>(status, tile, tile, aggregate, sum{});
-      if (t == 0) tile_prefix = p;
-    }
-    __syncthreads();
-    prefix = tile_prefix;
-  }
-  u32 running = prefix + (t == 0 ? 0u : thread_prefix);
+  u32 running = u32_tile_seed<policy, bscan>(scan_storage, tile_prefix, status, tile, partial);
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
     const int k = padded_index(t * Items + i);

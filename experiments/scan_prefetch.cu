@@ -22,6 +22,7 @@
 #include "parascan/block/block_scan.cuh"
 #include "parascan/device/device_scan.cuh"
 #include "experiment_timing.cuh"
+#include "u32_tile_seed.cuh"
 
 namespace {
 using namespace parascan;
@@ -32,7 +33,9 @@ template <int InitialNs, int PollNs>
 struct delays {
   static constexpr int look_back_initial_ns = InitialNs;
   static constexpr int look_back_poll_ns = PollNs;
-  static constexpr unsigned look_back_min_grid = 0;
+  static constexpr unsigned look_back_min_grid = 1;  // every grid sleeps
+  static constexpr unsigned look_back_long_grid = 1;
+  static constexpr int look_back_long_initial_ns = InitialNs;
 };
 
 __device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
@@ -83,20 +86,7 @@ __global__ void __launch_bounds__(Threads) prefetch_scan_kernel(const u32* in, u
       const uint4 q = b[swz(V * t + c)];
       partial += q.x + q.y + q.z + q.w;
     }
-    u32 thread_prefix, inclusive, aggregate;
-    bscan::scan(scan_storage, partial, sum{}, Threads, thread_prefix, inclusive, aggregate);
-    u32 prefix = 0;
-    if (tile == 0) {
-      if (t == 0) status.publish(0, state_prefix, aggregate);
-    } else {
-      if (t < warp::warp_threads) {
-        const u32 p = look_back<Delays>(status, tile, tile, aggregate, sum{});
-        if (t == 0) tile_prefix = p;
-      }
-      __syncthreads();
-      prefix = tile_prefix;
-    }
-    u32 run = prefix + (t == 0 ? 0u : thread_prefix);
+    u32 run = u32_tile_seed<Delays, bscan>(scan_storage, tile_prefix, status, tile, partial);
 #pragma unroll
     for (int c = 0; c < V; ++c) {
       uint4 q = b[swz(V * t + c)];
