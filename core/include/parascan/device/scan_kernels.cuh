@@ -184,18 +184,19 @@ struct scalar_window {
 /// Warp 0 of tile `tile` (> 0): publish the aggregate, look back (look_back.cuh) to the nearest
 /// inclusive prefix, publish this tile's. Returns the exclusive prefix in lane 0.
 /// On large grids the warp first sleeps Policy::look_back_initial_ns after publishing its aggregate
-/// (look_back_long_initial_ns on grids of look_back_long_grid tiles or more), and
-/// Policy::look_back_poll_ns between polls (as CUB's delay constructors do; entries 7, 61).
+/// (look_back_long_initial_ns on grids of look_back_long_grid tiles or more where LongGridSleep: the
+/// flat scan, where it was measured; not the scans along lines), and Policy::look_back_poll_ns
+/// between polls (as CUB's delay constructors do; entries 7, 61).
 /// `chain`: the predecessors to walk at most, the last of which has always published P (tile 0, or the
 /// first tile of the line).
-template <class Policy, class Acc, class Op>
+template <class Policy, bool LongGridSleep = true, class Acc, class Op>
 __device__ Acc look_back(const tile_status<Acc>& status, std::int64_t tile, std::int64_t chain, const Acc& aggregate,
                          Op op) {
   const int lane = threadIdx.x % warp::warp_threads;
   if (lane == 0) status.publish(tile, state_aggregate, aggregate);
   const bool delay = gridDim.x >= Policy::look_back_min_grid;
-  const int first_ns = gridDim.x >= Policy::look_back_long_grid ? Policy::look_back_long_initial_ns
-                                                                 : Policy::look_back_initial_ns;
+  const int first_ns = LongGridSleep && gridDim.x >= Policy::look_back_long_grid ? Policy::look_back_long_initial_ns
+                                                                                  : Policy::look_back_initial_ns;
   if (first_ns > 0 && delay) __nanosleep(first_ns);
   scalar_window<Acc, Op> window{status, op};
   look_back_walk<warp::warp_threads>(window, tile, 1, chain, back_off<Policy::look_back_poll_ns>{delay});
@@ -272,7 +273,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
       if (threadIdx.x == 0) status.publish(tile, state_prefix, has_prefix ? op(prefix, aggregate) : aggregate);
     } else {
       if (threadIdx.x < warp::warp_threads) {
-        const Acc p = look_back<Policy>(status, tile, tile - first, aggregate, op);
+        const Acc p = look_back<Policy, Source == prefix_source::look_back>(status, tile, tile - first, aggregate, op);
         if (threadIdx.x == 0) s.tile_prefix = p;
       }
       __syncthreads();

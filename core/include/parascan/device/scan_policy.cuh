@@ -49,7 +49,8 @@ struct scan_policy_t {
 /// Their first look-back sleep is 3000 ns on grids of 4096 tiles (2^25 items) or more: on the H200 that
 /// took the u32 sum at 2^28 from 0.636 to 0.621 ms and at 2^29 from 1.260 to 1.228 (2^26 −1.5%); at
 /// 2^24 it was level and at 2^23 3.5% slower, so smaller grids keep 2000 (entry 61,
-/// experiments/scan_shape_sweep.cu). 5000 ns and more lost 8% everywhere.
+/// experiments/scan_shape_sweep.cu). 5000 ns and more lost 8% everywhere. The scans along lines (axis,
+/// look_back_lines) keep 2000: not measured there.
 template <class Acc>
 constexpr bool scan_narrow_block = sizeof(Acc) == 8 && std::is_arithmetic_v<Acc>;
 template <class Acc>
