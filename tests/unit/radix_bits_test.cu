@@ -76,6 +76,37 @@ TEST(radix_bits, the_core_image_matches_the_reference_for_every_key_type) {
   check_images<double>();
 }
 
+/// The sort's kernels take key_codec::integer_form() for integer keys (performance.md entry 60): for
+/// them it must encode, decode and order every key as the codec itself does.
+template <class Key>
+void check_integer_form() {
+  using U = typename key_bits_of<Key>::type;
+  for (bool desc : {false, true}) {
+    const key_codec<U> codec(kind_of_key<Key>(), desc);
+    const key_codec<U> folded = codec.integer_form();
+    for (const Key& k : interesting_keys<Key>()) {
+      U raw;
+      std::memcpy(&raw, &k, sizeof(raw));
+      const U b = codec.encode(raw);
+      EXPECT_EQ(folded.encode(raw), b);
+      EXPECT_EQ(folded.decode(b), raw);
+      EXPECT_EQ(folded.ordered(b), codec.ordered(b));
+      EXPECT_EQ(b, ordered_bits<U>(raw, kind_of_key<Key>(), desc));
+    }
+  }
+}
+
+TEST(radix_bits, the_integer_codec_form_is_the_same_codec_for_integer_keys) {
+  check_integer_form<std::uint8_t>();
+  check_integer_form<std::int8_t>();
+  check_integer_form<std::uint16_t>();
+  check_integer_form<std::int16_t>();
+  check_integer_form<std::uint32_t>();
+  check_integer_form<std::int32_t>();
+  check_integer_form<std::uint64_t>();
+  check_integer_form<std::int64_t>();
+}
+
 TEST(radix_bits, chunks_cover_every_item) {
   for (std::int64_t n : {std::int64_t(1), std::int64_t(255), std::int64_t(256), std::int64_t(257), std::int64_t(1) << 20,
                          (std::int64_t(1) << 31) + 3, std::int64_t(1) << 36}) {

@@ -54,6 +54,16 @@ struct key_codec {
   __host__ __device__ __forceinline__ U encode(U raw) const { return static_cast<U>(raw ^ ((raw & sign) ? enc_set : enc_clear)); }
   __host__ __device__ __forceinline__ U decode(U b) const { return static_cast<U>(b ^ ((b & sign) ? dec_set : dec_clear)); }
   __host__ __device__ __forceinline__ U ordered(U b) const { return b == neg_zero ? pos_zero : b; }
+  /// The same codec for integer keys, whose paired masks are equal (and neg_zero, pos_zero both 0):
+  /// each pair made one value, so that a kernel compiled for integer keys drops the select on the
+  /// sign bit and the −0.0 test from every key (performance.md entry 60).
+  __host__ __device__ __forceinline__ key_codec integer_form() const {
+    key_codec c = *this;
+    c.enc_set = c.enc_clear;
+    c.dec_set = c.dec_clear;
+    c.neg_zero = c.pos_zero;
+    return c;
+  }
 };
 
 /// Values: moved from `values_in`, or the item's index when `values_in` is null (argsort's first pass).

@@ -78,9 +78,7 @@ __device__ __forceinline__ void atomic_add_global(Offset* p, Offset v) {
 
 /// `bins[p · 256 + d]`, `plan` and `*done` must start at zero. On return bins[p · 256 + d] is the
 /// output position of the first key whose pass-p digit is d.
-/// FloatKeys: ps.kind is key_kind::floating. For integer keys the codec's two masks are equal and
-/// ordered() is the identity (key_codec): copying one value over the other lets the compiler drop the
-/// select on the sign bit and the −0.0 test from every key.
+/// FloatKeys: ps.kind is key_kind::floating; integer keys take the codec's integer_form().
 template <class U, class Offset, bool FloatKeys = true>
 __global__ void __launch_bounds__(hist_threads)
     histogram_kernel(const U* keys, std::int64_t n, pass_set ps, Offset* bins, pass_plan* plan, unsigned* done) {
@@ -94,11 +92,8 @@ __global__ void __launch_bounds__(hist_threads)
   for (int i = threadIdx.x; i < passes_max * digits * words_a_digit; i += hist_threads) hist[i] = 0;
   if (threadIdx.x < max_passes) trivial[threadIdx.x] = 0;
   __syncthreads();
-  key_codec<U> codec(ps.kind, ps.descending);
-  if constexpr (!FloatKeys) {
-    codec.enc_set = codec.enc_clear;
-    codec.neg_zero = codec.pos_zero;
-  }
+  const key_codec<U> raw_codec(ps.kind, ps.descending);
+  const key_codec<U> codec = FloatKeys ? raw_codec : raw_codec.integer_form();
   const int lane = threadIdx.x % 32;
   // Lane counters: word lane / 2 of the digit's 16, the lane's half of it; else copy lane % parts.
   const int word = lane_counters ? lane / 2 : lane % hist_parts;

@@ -64,21 +64,17 @@ constexpr std::size_t pass_dynamic_smem() {
   return std::is_same_v<V, no_values> ? 0 : sizeof(V) * Policy::tile_items;
 }
 
-/// The codec a pass's ends use. Integer keys' codecs xor every key with one mask each way (their
-/// enc_set equals enc_clear, dec_set dec_clear: key_codec), but the kernel learns the masks at run
-/// time; copying one mask over the other lets the compiler drop the select on the sign bit from every
-/// load and store (Digit::float_keys false; digits of an experiment's own type keep the codec).
+/// The codec a pass's ends use: key_codec::integer_form() where Digit::float_keys is false (integer
+/// keys), so the kernel drops the select on the sign bit from every load and store; digits of an
+/// experiment's own type keep the codec.
 template <class Digit, class = void>
 struct digit_float_keys : std::true_type {};
 template <class Digit>
 struct digit_float_keys<Digit, std::void_t<decltype(Digit::float_keys)>> : std::bool_constant<Digit::float_keys> {};
 template <class Digit, class Codec>
-__device__ __forceinline__ Codec integer_codec(Codec c) {
-  if constexpr (!digit_float_keys<Digit>::value) {
-    c.enc_set = c.enc_clear;
-    c.dec_set = c.dec_clear;
-  }
-  return c;
+__device__ __forceinline__ Codec integer_codec(const Codec& c) {
+  if constexpr (!digit_float_keys<Digit>::value) return c.integer_form();
+  else return c;
 }
 
 /// One digit's chain of tile counts for look_back_walk (one thread, counts summed as taken).
