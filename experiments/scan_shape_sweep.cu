@@ -1,7 +1,8 @@
 // Experiment: the single-pass u32 exclusive sum (warp_shuffle block scan, the library's look-back, 16-byte
 // moves, the tile left in shared memory as scan_policy.cuh has it for 4-byte sums) launched at tile
 // shapes, blocks an SM and look-back delays other than the library's (256 × 32, 6 blocks, a 2000 ns sleep
-// before the first poll and 100 ns between polls), beside cub::DeviceScan::ExclusiveSum (int and int64
+// before the first poll and 100 ns between polls; since entry 61 the library sleeps 3000 ns first on
+// grids of 4096 tiles or more, where each row here keeps one first sleep on every grid), beside cub::DeviceScan::ExclusiveSum (int and int64
 // counts, the faster divides) and cudaMemcpy in the same process; every output checked word for word
 // against CUB's (performance.md entries 14, 53, 61).
 //   scan_shape_sweep [log2 n ...]      (default 24 28); exit 1 on a mismatch

@@ -13,7 +13,7 @@
 #   MODE bench P[,P] ARGS...  bench --primitive P ARGS for each P (P none: no C++ bench), then python -m
 #                       parascan.bench with each flag in $PYBENCH (default --batched; e.g. "--batched --peers";
 #                       none: no Python bench), after pytest over $PYTEST (test files or -k expressions) if
-#                       set. Carry .whl too for cuda.compute.
+#                       set ($PYTEST_TIMEOUT seconds, default 200). Carry .whl too for cuda.compute.
 #   MODE multigpu       the multi-GPU tests (label multigpu): gpu_dist_tests, two processes through
 #                       tests/run_ranks.sh, cli_tests' cli_multigpu.*; `full` runs them too where 2+ GPUs are
 #                       visible. NVLink multicast stays off (NCCL_NVLS_ENABLE=0, device README).
