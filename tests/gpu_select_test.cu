@@ -64,6 +64,8 @@ TYPED_TEST(select_typed, split_flagged) { this->check(validation::select_mode::s
 TYPED_TEST(select_typed, split_if) { this->check(validation::select_mode::split_if); }
 TYPED_TEST(select_typed, indices_flagged) { this->check(validation::select_mode::indices_flagged); }
 TYPED_TEST(select_typed, indices_if) { this->check(validation::select_mode::indices_if); }
+TYPED_TEST(select_typed, padded_flagged) { this->check(validation::select_mode::padded_flagged); }
+TYPED_TEST(select_typed, padded_if) { this->check(validation::select_mode::padded_if); }
 
 class select_api : public gpu_test {};
 
@@ -278,6 +280,48 @@ TEST_F(select_api, addresses_off_the_16_byte_grid) {
   for (int in_off : {0, 1, 2, 3, 4})
     for (int out_off : {0, 1, 3, 4}) check(in_off, out_off, false);
   for (int off : {0, 1, 3}) check(off, off, true);
+}
+
+TEST_F(select_api, padded_select_fills_to_n_and_refuses_its_input_as_output) {
+  // select_if_padded: every tile writes its unkept items' count of the fill at the back (one pass). A
+  // keep fraction that varies from tile to tile (none, all, a third) over 300 look-back tiles, so the
+  // tiles' shares of the fill differ; the words around the n-item output checked untouched. Its input
+  // as its output would let a tile's fill overwrite later tiles' unread items: refused.
+  const std::int64_t n = 300 * 8192 + 77;
+  std::vector<std::int32_t> h(n), want;
+  std::mt19937 rng(63);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t tile = i / 8192;
+    const bool keep = tile % 3 == 0 ? false : tile % 3 == 1 ? true : rng() % 3 == 0;
+    h[i] = keep ? static_cast<std::int32_t>(rng() % 1000 + 1) : -static_cast<std::int32_t>(rng() % 1000 + 1);
+    if (keep) want.push_back(h[i]);
+  }
+  want.resize(n, -7);
+  device_buffer<std::int32_t> in(n), out(n + 2);
+  device_buffer<std::int64_t> count(1);
+  in.copy_from_host(h.data(), n);
+  const keep_rule<std::int32_t> rule{keep_kind::gt, 0};
+  for (const bool one_launch : {true, false}) {
+    SCOPED_TRACE(one_launch ? "one launch where it fits" : "look-back");
+    scan_options o;
+    o.one_launch = one_launch;
+    out.poison();
+    count.poison();
+    validation::run_two_phase(
+        [&](void* t, std::size_t& b) { return select_if_padded(t, b, in.data(), out.data() + 1, count.data(), n, rule, -7, 0, o); }, 0);
+    std::int64_t kept = -1;
+    count.copy_to_host(&kept, 1);
+    std::vector<std::int32_t> got(n + 2);
+    out.copy_to_host(got.data(), n + 2);
+    EXPECT_EQ(kept, static_cast<std::int64_t>(std::count_if(h.begin(), h.end(), [](std::int32_t v) { return v > 0; })));
+    for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(got[i + 1], want[i]) << "item " << i << " of " << kept << " kept";
+    EXPECT_EQ(static_cast<std::uint32_t>(got[0]), 0xA5A5A5A5u) << "the word before the output";
+    EXPECT_EQ(static_cast<std::uint32_t>(got[n + 1]), 0xA5A5A5A5u) << "the word after the output";
+  }
+  std::size_t bytes = 0;
+  ASSERT_EQ(select_if_padded<std::int32_t>(nullptr, bytes, in.data(), in.data(), count.data(), n, rule, -7), cudaSuccess);
+  device_buffer<char> temp(bytes);
+  EXPECT_EQ(select_if_padded(temp.data(), bytes, in.data(), in.data(), count.data(), n, rule, -7), cudaErrorInvalidValue);
 }
 
 class select_huge : public gpu_test {};

@@ -156,7 +156,8 @@ void run_select_case(const matrix_options& m, tally& t, bool quiet) {
   if (!m.quick) sizes.push_back((std::int64_t(1) << 20) + 7);
   std::mt19937_64 rng(m.seed ^ std::hash<std::string>{}(type + " select"));
   for (auto mode : {select_mode::select_flagged, select_mode::select_if, select_mode::select_in_place, select_mode::split_flagged,
-                    select_mode::split_if, select_mode::indices_flagged, select_mode::indices_if}) {
+                    select_mode::split_if, select_mode::indices_flagged, select_mode::indices_if, select_mode::padded_flagged,
+                    select_mode::padded_if}) {
     const std::string name = type + " " + validation::to_string(mode);
     if (!m.runs(name)) continue;
     std::string cells[2] = {"ok", "ok"};

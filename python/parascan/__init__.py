@@ -205,6 +205,24 @@ def segmented_scan(x, heads, inclusive=False, op="sum", init=None, dtype=None, o
 _RULES = ("nonzero", "gt", "ge", "lt", "le", "eq", "ne", "odd", "even", "finite")
 
 
+def _fill(fill_value, dtype):
+    """fill_value cast to the items' type as NumPy (and jnp.extract) cast it (-1 is 255 in uint8), as the double
+    that carries it to C++: refused where a double cannot hold it exactly (64-bit integers past 2^53)."""
+    dtype = np.dtype(dtype)
+    try:
+        with np.errstate(all="ignore"):
+            v = np.asarray(fill_value).astype(dtype)
+    except (TypeError, ValueError):
+        raise TypeError(f"parascan: fill_value={fill_value!r} is not a number") from None
+    d = float(v)
+    with np.errstate(all="ignore"):
+        back = np.asarray(d).astype(dtype)
+    if back != v and not (dtype.kind == "f" and np.isnan(v)):
+        raise ValueError(f"parascan: fill_value={fill_value!r} as {dtype} is not exactly a double (64-bit "
+                         "integers past 2^53 are not carried)")
+    return d
+
+
 def _rule(keep):
     if keep is None:
         return "nonzero", 0.0
@@ -218,11 +236,13 @@ def _rule(keep):
         raise ValueError(f"parascan: keep={keep!r}: '{value}' is not a number") from None
 
 
-def _select(x, mask, keep, indices, partition, out, count, stream):
+def _select(x, mask, keep, indices, partition, out, count, stream, fill_value=None):
     require_device()
     if mask is not None and keep is not None:
         raise ValueError("parascan: give either mask= or keep=, not both")
-    if (mask is None and not indices and not partition and out is None and count is None
+    if fill_value is not None and (indices or partition):
+        raise ValueError("parascan: fill_value pads selected items, not positions or a split")
+    if (mask is None and not indices and not partition and out is None and count is None and fill_value is None
             and _streams_through_host(x)):
         rule, value = _rule(keep)
         h, code = _native(x)
@@ -242,14 +262,18 @@ def _select(x, mask, keep, indices, partition, out, count, stream):
             raise TypeError(f"parascan: argument 'mask' has dtype {m.dtype}; integer or bool masks are accepted")
     rule, value = _rule(keep)
     out_dtype = np.dtype("int64") if indices else a.dtype
+    fill = None if fill_value is None else _fill(fill_value, a.dtype)
     o = _output(a, out, "out", (a.size,), out_dtype, s)
     c = _output(a, count, "count", (1,), np.int64, s)
+    if fill is not None and a.size and o.ptr == a.ptr:
+        raise ValueError("parascan: a padded select cannot write over its input (out is x): its fill would "
+                         "overwrite items not yet read")
     _core.select(a.ptr, a.code, a.size, m.ptr if m else 0, m.code if m else "u1", rule, value, indices, partition,
-                 o.ptr, c.ptr, s)
+                 o.ptr, c.ptr, s, fill)
     return o, c, s
 
 
-def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=None):
+def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=None, fill_value=None):
     """The items of ``x`` (in C order) where ``mask`` is non-zero or the rule ``keep`` holds, in input order.
 
     ``keep``: "nonzero" (default), "gt:X", "ge:X", "lt:X", "le:X", "eq:X", "ne:X", "odd", "even", "finite".
@@ -259,9 +283,20 @@ def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=
     is returned. A NumPy array too large for the GPU's free memory, selected by a rule, is streamed through
     the GPU in chunks (its result is a view of the first kept items of an array of len(x)).
 
+    ``fill_value``: the result keeps x's size, the kept items first and then ``fill_value`` (cast to x's type,
+    as ``jnp.extract(cond, x, size=x.size, fill_value=...)``), written in the selection's own pass; returns
+    ``(items, count)`` with ``count`` a one-item int64 array on the device, so nothing synchronises and every
+    shape is known before the call (CUDA graphs; ``torch.compile`` without data-dependent sizes). ``out``
+    must not be ``x``.
+
     >>> parascan.select(cupy.array([5, 0, 7, 0], dtype=cupy.int32))
     array([5, 7], dtype=int32)
     """
+    if fill_value is not None:
+        if not indices and _plain(out, count, stream) and _torch_ops.routed(x):
+            return _torch_ops.ops()["select_padded"](x, mask, keep, float(fill_value))
+        o, c, s = _select(x, mask, keep, indices, False, out, count, stream, fill_value)
+        return o.result(s), c.result(s)
     if not indices and _plain(out, count, stream) and _torch_ops.routed(x):
         return _torch_ops.ops()["select"](x, mask, keep)
     if (mask is None or keep is None) and not indices and stream is None:

@@ -158,7 +158,8 @@ def select(x, mask=None, keep=None, fill_value=0):
     flat = x.reshape(-1)
     count = jax.ShapeDtypeStruct((), jnp.int64 if jax.config.jax_enable_x64 else jnp.int32)
     results = (jax.ShapeDtypeStruct(flat.shape, flat.dtype), count)
-    fill = float(fill_value)
+    from . import _fill
+    fill = _fill(fill_value, flat.dtype)  # cast to x's type, as jnp.extract casts it
     if mask is not None:
         m = jnp.asarray(mask)
         if m.size != x.size:

@@ -17,17 +17,17 @@ void scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, s
                 const std::string& strategy, std::uintptr_t stream);
 
 /// Compaction: kept values (or their int64 positions with `indices`), or with `partition` all items,
-/// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0.
+/// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0. With `fill`
+/// (values only) `out` holds n items, the rest after the kept ones set to *fill, in the same pass
+/// (select_if_padded, select_flagged_padded; out must not alias in).
 /// Temporary storage from `temp` when given (layer.hpp temp_source), else the pool.
 void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, std::uintptr_t mask, const std::string& mask_type,
                   const std::string& rule, double value, bool indices, bool partition, std::uintptr_t out, std::uintptr_t count,
-                  std::uintptr_t stream, const temp_source& temp = {});
+                  std::uintptr_t stream, const temp_source& temp = {}, const double* fill = nullptr);
 
-/// After a selection of n items into `out` (element type `type`): out[*count .. n) set to `fill`, and
-/// *count32 = *count when count32 != 0 (an int32 copy for JAX without x64). One launch; defined in
-/// fill_tail.cu, which is built with the JAX targets only (its one caller, jax_ffi.cpp).
-void fill_after_count(std::uintptr_t out, const std::string& type, std::int64_t n, std::uintptr_t count, double fill,
-                      std::uintptr_t count32, std::uintptr_t stream);
+/// *count32 = *count (an int32 copy of a selection's count, for JAX without x64). One launch; defined in
+/// count32.cu, which is built with the JAX targets only (its one caller, jax_ffi.cpp).
+void copy_count_to_int32(std::uintptr_t count, std::uintptr_t count32, std::uintptr_t stream);
 
 /// Radix sort of keys, with values (values_in != 0), or argsort (values_out gets the positions, of
 /// value_type u4 or u8). Temporary storage from `temp` when given (layer.hpp temp_source), else the pool.

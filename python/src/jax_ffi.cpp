@@ -1,5 +1,5 @@
 // XLA FFI handlers (compiled when the jaxlib headers are found at build time): parascan's scan, sort,
-// argsort, top-k and select (rule or mask; fill_tail.cu pads its output) as targets of jax.ffi.ffi_call, so
+// argsort, top-k and select (rule or mask, padded to n items in its own pass) as targets of jax.ffi.ffi_call, so
 // that they run inside jax.jit on XLA's stream, with temporary storage in a workspace result that XLA
 // assigns, and may be recorded into XLA's command buffers (CUDA graphs). No Python object is touched in a
 // handler (XLA calls them without the GIL). python/parascan/jax.py registers them and shapes the calls.
@@ -155,8 +155,8 @@ void select_call(const operand& x, const operand& mask, std::uintptr_t out, std:
     return;
   }
   select_items(x.ptr, x.code, x.n, mask.ptr, mask.code.empty() ? "u1" : mask.code, rule, value, false, false, out, count,
-               stream, temp);
-  if (launch_fill) fill_after_count(out, x.code, x.n, count, fill, count32, stream);
+               stream, temp, launch_fill ? &fill : nullptr);
+  if (launch_fill && count32 != 0) copy_count_to_int32(count, count32, stream);
 }
 
 ffi::Error scan_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y,

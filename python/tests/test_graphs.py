@@ -76,6 +76,21 @@ def test_topk_replays_on_new_items(shape, k, dtype):
 
 
 @gpu
+def test_padded_select_replays_on_new_items():
+    """select with fill_value allocates its n-item output and count before the call: captured and replayed on
+    new items with nothing given but the rule."""
+    torch = require("torch")
+    g = torch.Generator(device="cuda").manual_seed(6)
+    n = (1 << 22) + 3
+    x = torch.randint(0, 1 << 30, (n,), device="cuda", dtype=torch.int32, generator=g)
+    new = torch.randint(0, 1 << 30, (n,), device="cuda", dtype=torch.int32, generator=g)
+    items, count = _replayed(torch, x, new, lambda: parascan.select(x, keep=f"gt:{1 << 29}", fill_value=-1))
+    want = new[new > (1 << 29)]
+    assert int(count[0]) == want.numel()
+    assert torch.equal(items[:want.numel()], want) and bool((items[want.numel():] == -1).all())
+
+
+@gpu
 def test_segmented_sort_replays_on_new_items():
     torch = require("torch")
     sizes = np.random.default_rng(4).integers(0, 3000, size=500)

@@ -125,6 +125,26 @@ def test_select_under_jit_matches_jnp_extract(dtype, keep):
 
 
 @gpu
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_select_under_jit_pads_in_its_own_pass_past_the_one_launch(dtype):
+    """Past the items one cooperative launch holds (the look-back kernels), each tile writes its unkept items'
+    share of fill_value at the back: stretches of the input where nothing, everything or a third is kept, so
+    the tiles' shares differ; the whole x.size output against NumPy."""
+    jax, pj = _jax()
+    jnp = jax.numpy
+    n = 3 * (1 << 21) + 5
+    rng = np.random.default_rng(54)
+    h = rng.integers(1, 1000, n).astype(dtype)
+    stretch = (np.arange(n) // 20000) % 3
+    drop = (stretch == 0) | ((stretch == 2) & (rng.integers(0, 3, n) != 0))
+    h[drop] = -h[drop]
+    kept = h[h > 0]
+    items, count = jax.jit(lambda t: pj.select(t, keep="gt:0", fill_value=-1))(jnp.asarray(h))
+    got = np.asarray(items)
+    assert int(count) == kept.size and 0 < kept.size < n
+    assert np.array_equal(got[:kept.size], kept) and np.all(got[kept.size:] == -1)
+
+
 def test_select_count_is_int32_without_x64():
     """Without jax_enable_x64 the count comes back as int32 (JAX has no int64 then), through the workspace."""
     _jax()

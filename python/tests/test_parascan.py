@@ -115,6 +115,49 @@ def test_select_mask_rules_indices_partition(xp, n):
 
 
 @gpu
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "int32", "uint64", "float32", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 33, 8193, 3 * (1 << 21) + 5])  # the last past one cooperative launch
+def test_select_padded_keeps_the_size(xp, dtype, n):
+    """fill_value: x.size items, the kept ones then fill_value cast to x's type (-1 is 255 in uint8, as NumPy
+    casts it), and the count on the device; by rule and by mask, into new arrays and into caller buffers."""
+    x = (rand(n, np.int64) % 100).astype(dtype)
+    stretch = (np.arange(n) // 20000) % 3  # tiles that keep nothing, everything, about a third
+    mask = (stretch == 1) | ((stretch == 2) & (rng.integers(0, 3, n) == 0))
+    fill = np.asarray(-1).astype(dtype)
+
+    def want(kept):
+        return np.concatenate([kept, np.full(n - kept.size, fill, dtype)])
+
+    items, count = parascan.select(xp.to_device(x), mask=xp.to_device(mask), fill_value=-1)
+    assert xp.to_host(items).dtype == np.dtype(dtype) and xp.to_host(items).shape == (n,)
+    np.testing.assert_array_equal(xp.to_host(items), want(x[mask]))
+    assert xp.to_host(count).tolist() == [int(mask.sum())]
+    items, count = parascan.select(xp.to_device(x), keep="gt:49", fill_value=-1)
+    np.testing.assert_array_equal(xp.to_host(items), want(x[x > 49]))
+    assert int(xp.to_host(count)[0]) == int(np.sum(x > 49))
+    if xp.kind != "numpy":
+        out, c = xp.to_device(np.zeros(n, dtype)), xp.to_device(np.zeros(1, np.int64))
+        r_out, r_c = parascan.select(xp.to_device(x), keep="le:49", out=out, count=c, fill_value=7)
+        assert r_out is out and r_c is c
+        np.testing.assert_array_equal(xp.to_host(out), np.concatenate([x[x <= 49], np.full(np.sum(x > 49), 7, dtype)]))
+
+
+@gpu
+def test_select_padded_refuses_what_it_cannot_do():
+    cupy = require("cupy")
+    x = cupy.arange(1000, dtype=cupy.int32)
+    with pytest.raises(ValueError, match="cannot write over its input"):
+        parascan.select(x, keep="gt:5", out=x, count=cupy.zeros(1, cupy.int64), fill_value=0)
+    with pytest.raises(ValueError, match="not positions"):
+        parascan.select(x, keep="gt:5", indices=True, fill_value=0)
+    with pytest.raises(ValueError, match="2\\^53"):
+        parascan.select(cupy.arange(10, dtype=cupy.int64), fill_value=(1 << 60) + 1)
+    with pytest.raises(TypeError, match="not a number"):
+        parascan.select(x, fill_value="zero")
+    assert int(x[999]) == 999  # nothing was written
+
+
+@gpu
 @pytest.mark.parametrize("xp", ["cupy", "torch"], indirect=True)  # caller-given outputs are device arrays
 def test_select_into_caller_buffers_without_sync(xp):
     x = rand(70001, np.float32)

@@ -79,6 +79,27 @@ def test_compiled_select_has_a_data_dependent_size():
 
 
 @gpu
+def test_compiled_padded_select_has_static_sizes():
+    """select with fill_value is parascan::select_padded: opcheck passes, and it compiles with fullgraph=True
+    without capture_dynamic_output_shape_ops (its sizes are x's)."""
+    torch = require("torch")
+    parascan._torch_ops.ops()
+    x = _rand(torch, 10000, seed=6)
+    torch.library.opcheck(torch.ops.parascan.select_padded, (x, None, "gt:0.5", -1.0))
+    torch.library.opcheck(torch.ops.parascan.select_padded, (x, x < 0, None, 0.0))
+
+    @torch.compile(fullgraph=True)
+    def f(x):
+        items, count = parascan.select(x, keep="gt:0.5", fill_value=0)
+        return items * 2, count
+
+    items, count = f(x)
+    want = x[x > 0.5] * 2
+    assert int(count[0]) == want.numel() and items.shape == x.shape
+    assert torch.equal(items[:want.numel()], want) and not bool(items[want.numel():].any())
+
+
+@gpu
 def test_exported_program_runs_the_ops():
     torch = require("torch")
 

@@ -4,6 +4,9 @@
 //                                   input order; the count goes to *d_num_selected (device memory, so
 //                                   calls chain on a stream with no host synchronisation)
 //   select_*_indices                the same, writing the kept positions (int64) instead of values
+//   select_*_padded                 the same into an output of n items, the rest set to a fill value
+//                                   (jnp.extract(..., size=n, fill_value=...)): a shape known before the
+//                                   call, for JAX, CUDA graphs and torch.compile; one pass, out of place
 //   partition_if / partition_flagged  stable split: kept items first, then the rest, both in input
 //                                   order (unlike cub::DevicePartition, which reverses the rest)
 //   expand_offsets                  offsets[i] = counts[0] + … + counts[i-1], and *d_total
@@ -106,6 +109,16 @@ template <class T, class Flag>
 cudaError_t select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const Flag* d_flags, T* d_out,
                            std::int64_t* d_num_selected, std::int64_t n, cudaStream_t stream = 0,
                            scan_options options = {});
+/// select_if / select_flagged whose d_out holds n items: the *d_num_selected kept ones in input order,
+/// then `fill` to the end. d_out must not alias d_in (cudaErrorInvalidValue).
+template <class T, class Pred>
+cudaError_t select_if_padded(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out,
+                             std::int64_t* d_num_selected, std::int64_t n, Pred pred, T fill, cudaStream_t stream = 0,
+                             scan_options options = {});
+template <class T, class Flag>
+cudaError_t select_flagged_padded(void* d_temp, std::size_t& temp_bytes, const T* d_in, const Flag* d_flags, T* d_out,
+                                  std::int64_t* d_num_selected, std::int64_t n, T fill, cudaStream_t stream = 0,
+                                  scan_options options = {});
 template <class T, class Pred>
 cudaError_t select_if_indices(void* d_temp, std::size_t& temp_bytes, const T* d_in, std::int64_t* d_out,
                               std::int64_t* d_num_selected, std::int64_t n, Pred pred, cudaStream_t stream = 0,

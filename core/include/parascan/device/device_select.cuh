@@ -2,6 +2,9 @@
 // (ModernGPU's and GPU Gems 3 ch. 39's compaction; Blelloch 1990's split).
 //
 // select: one inclusive scan pass of keep(i) ? 1 : 0; the store writes kept item i to out[count − 1].
+//   Padded (select_*_padded): the output holds n items, the rest after the kept ones set to a fill value,
+//   written by the single pass's tiles themselves (select_tiles.cuh fill_unkept), by a second kernel
+//   after the other strategies.
 //   Out of place the store reads the item again (from L2: its tile was just loaded); the accumulator is
 //   a plain 4- or 8-byte count. In place that second read could see an item another tile has already
 //   overwritten, so there the accumulator carries (count, value, keep) — the operator adds the counts
@@ -159,12 +162,27 @@ inline cudaError_t empty_result(void* d_temp, std::size_t& temp_bytes, void* d_r
   return cudaMemsetAsync(d_result, 0, result_bytes, stream);
 }
 
-/// One selection pass, sized or run (two-phase); n == 0 writes a zero count.
+/// out[*count .. n) = fill, after a selection that left its count on the device: the padding of a
+/// selection by a strategy other than the single pass (whose tiles write it themselves: fill_unkept).
+/// A grid-stride loop of item stores; any grid.
+template <class V>
+__global__ void fill_after_count_kernel(V* out, std::int64_t n, const std::int64_t* count, V fill) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = *count + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = fill;
+}
+
+/// One selection pass, sized or run (two-phase); n == 0 writes a zero count. With `fill.on` the output
+/// holds n items, the kept ones then the fill value (select_if_padded); out must not alias the input and
+/// `base` must be null (checked when run).
 template <class V, class T, class Keep, class Out>
 cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep keep, Out* out,
                         std::int64_t* count_out, const std::int64_t* base, std::int64_t n, cudaStream_t stream,
-                        scan_options options) {
+                        scan_options options, tail_fill<V> fill = {}) {
   if (options.strategy == device_strategy::recursive) return cudaErrorNotSupported;
+  if (fill.on && d_temp != nullptr &&
+      (base != nullptr || static_cast<const void*>(in) == static_cast<const void*>(out)))
+    return cudaErrorInvalidValue;
   if (n == 0) return empty_result(d_temp, temp_bytes, count_out, sizeof(std::int64_t), stream);
   // The size query answers for both paths, so it may be asked with any pointers.
   const bool in_place = d_temp != nullptr && static_cast<const void*>(in) == static_cast<const void*>(out);
@@ -178,7 +196,7 @@ cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep
           return cudaSuccess;
         }
         if (temp_bytes < need) return cudaErrorInvalidValue;
-        return select_single_pass<V, Offset>(d_temp, in, keep, out, count_out, base, n, stream, options);
+        return select_single_pass<V, Offset>(d_temp, in, keep, out, count_out, base, n, stream, options, fill);
       }
       if (d_temp == nullptr) {
         using acc = select_value<Offset, V>;
@@ -193,9 +211,18 @@ cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep
                                          select_op{}, scan_mode<acc>{false, false, acc{}}, stream, options);
       }
     }
-    return dispatch_scan<Offset, false>(d_temp, temp_bytes, count_loader<Offset, T, Keep>{in, keep},
-                                        reread_storer<Offset, V, T, Keep, Out>{in, keep, out, n, count_out, base},
-                                        nullptr, n, sum{}, scan_mode<Offset>{false, false, Offset(0)}, stream, options);
+    const cudaError_t e = dispatch_scan<Offset, false>(
+        d_temp, temp_bytes, count_loader<Offset, T, Keep>{in, keep},
+        reread_storer<Offset, V, T, Keep, Out>{in, keep, out, n, count_out, base}, nullptr, n, sum{},
+        scan_mode<Offset>{false, false, Offset(0)}, stream, options);
+    if constexpr (!std::is_same_v<V, no_value>) {
+      if (e == cudaSuccess && fill.on && d_temp != nullptr) {
+        const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(1024, (n + 255) / 256));
+        fill_after_count_kernel<<<blocks, 256, 0, stream>>>(out, n, count_out, fill.value);
+        return check_launch(stream, options.debug_synchronous);
+      }
+    }
+    return e;
   };
   return n <= static_cast<std::int64_t>(UINT32_MAX) ? run(std::uint32_t{}) : run(std::uint64_t{});
 }
@@ -260,6 +287,28 @@ cudaError_t select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in,
   return device::select_pass<V>(d_temp, temp_bytes, reinterpret_cast<const V*>(d_in),
                                 device::keep_by_flag<F>{reinterpret_cast<const F*>(d_flags), false},
                                 reinterpret_cast<V*>(d_out), d_num_selected, nullptr, n, stream, options);
+}
+template <class T, class Pred>
+cudaError_t select_if_padded(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out,
+                             std::int64_t* d_num_selected, std::int64_t n, Pred pred, T fill, cudaStream_t stream,
+                             scan_options options) {
+  using V = device::bits_t<T>;
+  device::tail_fill<V> f{true, {}};
+  std::memcpy(&f.value, &fill, sizeof(T));
+  return device::select_pass<V>(d_temp, temp_bytes, d_in, device::keep_by_predicate<T, Pred>{pred, false},
+                                reinterpret_cast<V*>(d_out), d_num_selected, nullptr, n, stream, options, f);
+}
+template <class T, class Flag>
+cudaError_t select_flagged_padded(void* d_temp, std::size_t& temp_bytes, const T* d_in, const Flag* d_flags, T* d_out,
+                                  std::int64_t* d_num_selected, std::int64_t n, T fill, cudaStream_t stream,
+                                  scan_options options) {
+  using V = device::bits_t<T>;
+  using F = device::bits_t<Flag>;
+  device::tail_fill<V> f{true, {}};
+  std::memcpy(&f.value, &fill, sizeof(T));
+  return device::select_pass<V>(d_temp, temp_bytes, reinterpret_cast<const V*>(d_in),
+                                device::keep_by_flag<F>{reinterpret_cast<const F*>(d_flags), false},
+                                reinterpret_cast<V*>(d_out), d_num_selected, nullptr, n, stream, options, f);
 }
 template <class T, class Pred>
 cudaError_t select_if_indices(void* d_temp, std::size_t& temp_bytes, const T* d_in, std::int64_t* d_out,

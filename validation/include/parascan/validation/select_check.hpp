@@ -1,4 +1,4 @@
-// Run one compaction / split / positions call on the device — outputs poisoned, input misaligned by
+// Run one compaction / split / positions / padded call on the device — outputs poisoned, input misaligned by
 // one element, a guard word after the output — and compare with the CPU and with CUB's count.
 // Host code; used by `validate` and the GPU tests.
 #pragma once
@@ -15,14 +15,23 @@
 
 namespace parascan::validation {
 
-enum class select_mode { select_flagged, select_if, select_in_place, split_flagged, split_if, indices_flagged, indices_if };
+/// padded_*: select_*_padded, the output n items long, the rest after the kept ones set to padded_fill<T>().
+enum class select_mode {
+  select_flagged, select_if, select_in_place, split_flagged, split_if, indices_flagged, indices_if, padded_flagged, padded_if
+};
 inline const char* to_string(select_mode m) {
-  const char* n[] = {"select_flagged", "select_if", "select_in_place", "split_flagged", "split_if", "indices_flagged", "indices_if"};
+  const char* n[] = {"select_flagged", "select_if", "select_in_place", "split_flagged", "split_if",
+                     "indices_flagged", "indices_if", "padded_flagged", "padded_if"};
   return n[static_cast<int>(m)];
 }
 inline bool by_predicate(select_mode m) {
   return m == select_mode::select_if || m == select_mode::select_in_place || m == select_mode::split_if ||
-         m == select_mode::indices_if;
+         m == select_mode::indices_if || m == select_mode::padded_if;
+}
+/// The padded modes' fill: outside make_select_case's values (1..100) and not the poison byte 0x5A.
+template <class T>
+T padded_fill() {
+  return static_cast<T>(101);
 }
 
 enum class flag_pattern { random, all, none, first, last, alternating };
@@ -64,6 +73,7 @@ comparison check_select(const std::vector<T>& values, const std::vector<std::uin
   const bool split = m == select_mode::split_flagged || m == select_mode::split_if;
   const bool indices = m == select_mode::indices_flagged || m == select_mode::indices_if;
   const bool in_place = m == select_mode::select_in_place;
+  const bool padded = m == select_mode::padded_flagged || m == select_mode::padded_if;
   std::vector<T> in = values;
   if (pred)
     for (std::int64_t i = 0; i < n; ++i)
@@ -75,6 +85,7 @@ comparison check_select(const std::vector<T>& values, const std::vector<std::uin
   for (std::int64_t i = 0; i < n; ++i)
     if (flags[i]) ref_idx.push_back(i);
   if (!split) ref_kept = static_cast<std::int64_t>(ref_idx.size());
+  if (padded) ref.resize(static_cast<std::size_t>(n), padded_fill<T>());
 
   device_buffer<T> d_in_store(n + 1), d_out_store(n + 2);
   device_buffer<std::int64_t> d_idx(n + 1), d_count(1);
@@ -97,6 +108,9 @@ comparison check_select(const std::vector<T>& values, const std::vector<std::uin
       case select_mode::split_if: return partition_if(t, b, d_in, d_out, d_count.data(), n, rule, 0, options);
       case select_mode::indices_flagged: return select_flagged_indices(t, b, d_flags.data(), d_idx.data(), d_count.data(), n, 0, options);
       case select_mode::indices_if: return select_if_indices(t, b, d_in, d_idx.data(), d_count.data(), n, rule, 0, options);
+      case select_mode::padded_flagged:
+        return select_flagged_padded(t, b, d_in, d_flags.data(), d_out, d_count.data(), n, padded_fill<T>(), 0, options);
+      case select_mode::padded_if: return select_if_padded(t, b, d_in, d_out, d_count.data(), n, rule, padded_fill<T>(), 0, options);
     }
     return cudaErrorInvalidValue;
   }, 0);
@@ -117,7 +131,7 @@ comparison check_select(const std::vector<T>& values, const std::vector<std::uin
     if (c.ok() && got[kept] != guard) c.mismatches = 1, c.detail = "wrote past the last position";
     return c;
   }
-  const std::int64_t out_n = split ? n : kept;
+  const std::int64_t out_n = split || padded ? n : kept;
   std::vector<T> got(out_n + (in_place ? 0 : 1));
   PARASCAN_CUDA_CHECK(cudaMemcpy(got.data(), d_out, got.size() * sizeof(T), cudaMemcpyDeviceToHost));
   c = compare_exact(got.data(), ref.data(), out_n);
