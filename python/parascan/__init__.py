@@ -206,21 +206,16 @@ _RULES = ("nonzero", "gt", "ge", "lt", "le", "eq", "ne", "odd", "even", "finite"
 
 
 def _fill(fill_value, dtype):
-    """fill_value cast to the items' type as NumPy (and jnp.extract) cast it (-1 is 255 in uint8), as the double
-    that carries it to C++: refused where a double cannot hold it exactly (64-bit integers past 2^53)."""
+    """fill_value cast to the items' type as NumPy (and jnp.extract) cast it (-1 is 255 in uint8), as the bytes of
+    that type packed into an unsigned 64-bit integer (little-endian, zero above the type's size): how the compiled
+    layer takes it, exact for every value of every type."""
     dtype = np.dtype(dtype)
     try:
         with np.errstate(all="ignore"):
-            v = np.asarray(fill_value).astype(dtype)
+            v = np.asarray(fill_value).astype(dtype.newbyteorder("<"))
     except (TypeError, ValueError):
         raise TypeError(f"parascan: fill_value={fill_value!r} is not a number") from None
-    d = float(v)
-    with np.errstate(all="ignore"):
-        back = np.asarray(d).astype(dtype)
-    if back != v and not (dtype.kind == "f" and np.isnan(v)):
-        raise ValueError(f"parascan: fill_value={fill_value!r} as {dtype} is not exactly a double (64-bit "
-                         "integers past 2^53 are not carried)")
-    return d
+    return int.from_bytes(v.tobytes(), "little")
 
 
 def _rule(keep):
@@ -236,13 +231,15 @@ def _rule(keep):
         raise ValueError(f"parascan: keep={keep!r}: '{value}' is not a number") from None
 
 
-def _select(x, mask, keep, indices, partition, out, count, stream, fill_value=None):
+def _select(x, mask, keep, indices, partition, out, count, stream, fill_value=None, fill_bits=None):
+    """fill_value (or fill_bits, its bytes as _fill packs them): the padded select, n items out."""
     require_device()
     if mask is not None and keep is not None:
         raise ValueError("parascan: give either mask= or keep=, not both")
-    if fill_value is not None and (indices or partition):
+    padded = fill_value is not None or fill_bits is not None
+    if padded and (indices or partition):
         raise ValueError("parascan: fill_value pads selected items, not positions or a split")
-    if (mask is None and not indices and not partition and out is None and count is None and fill_value is None
+    if (mask is None and not indices and not partition and out is None and count is None and not padded
             and _streams_through_host(x)):
         rule, value = _rule(keep)
         h, code = _native(x)
@@ -262,7 +259,9 @@ def _select(x, mask, keep, indices, partition, out, count, stream, fill_value=No
             raise TypeError(f"parascan: argument 'mask' has dtype {m.dtype}; integer or bool masks are accepted")
     rule, value = _rule(keep)
     out_dtype = np.dtype("int64") if indices else a.dtype
-    fill = None if fill_value is None else _fill(fill_value, a.dtype)
+    fill = None  # and none where there is nothing to pad: a plain select writes the zero count
+    if padded and a.size:
+        fill = fill_bits if fill_bits is not None else _fill(fill_value, a.dtype)
     o = _output(a, out, "out", (a.size,), out_dtype, s)
     c = _output(a, count, "count", (1,), np.int64, s)
     if fill is not None and a.size and o.ptr == a.ptr:
@@ -294,7 +293,13 @@ def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=
     """
     if fill_value is not None:
         if not indices and _plain(out, count, stream) and _torch_ops.routed(x):
-            return _torch_ops.ops()["select_padded"](x, mask, keep, float(fill_value))
+            try:
+                dtype = np.dtype(str(x.dtype).replace("torch.", ""))
+            except TypeError:
+                raise TypeError(f"parascan: argument 'x' has dtype {x.dtype}; selects take 8..64-bit integers, "
+                                "float32 and float64") from None
+            bits = _fill(fill_value, dtype)
+            return _torch_ops.ops()["select_padded"](x, mask, keep, bits - (1 << 64) if bits >= 1 << 63 else bits)
         o, c, s = _select(x, mask, keep, indices, False, out, count, stream, fill_value)
         return o.result(s), c.result(s)
     if not indices and _plain(out, count, stream) and _torch_ops.routed(x):

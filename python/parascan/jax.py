@@ -159,7 +159,8 @@ def select(x, mask=None, keep=None, fill_value=0):
     count = jax.ShapeDtypeStruct((), jnp.int64 if jax.config.jax_enable_x64 else jnp.int32)
     results = (jax.ShapeDtypeStruct(flat.shape, flat.dtype), count)
     from . import _fill
-    fill = _fill(fill_value, flat.dtype)  # cast to x's type, as jnp.extract casts it
+    fill = _fill(fill_value, flat.dtype)  # cast to x's type, as jnp.extract casts it: its bytes, in an int64 attribute
+    fill = np.int64(fill - (1 << 64) if fill >= 1 << 63 else fill)
     if mask is not None:
         m = jnp.asarray(mask)
         if m.size != x.size:
@@ -168,6 +169,6 @@ def select(x, mask=None, keep=None, fill_value=0):
             m = m.astype(jnp.uint8)  # the same bytes; the handlers take integer masks
         elif not jnp.issubdtype(m.dtype, jnp.integer):
             raise TypeError(f"parascan.jax.select: mask has dtype {m.dtype}; it must hold integers or booleans")
-        return _call("parascan_select_mask", results, flat, m.reshape(-1), fill=np.float64(fill))
+        return _call("parascan_select_mask", results, flat, m.reshape(-1), fill=fill)
     rule, value = _rule(keep)
-    return _call("parascan_select", results, flat, rule=rule, value=np.float64(value), fill=np.float64(fill))
+    return _call("parascan_select", results, flat, rule=rule, value=np.float64(value), fill=fill)

@@ -17,13 +17,14 @@ void scan_items(bool inclusive, std::uintptr_t in, const std::string& in_type, s
                 const std::string& strategy, std::uintptr_t stream);
 
 /// Compaction: kept values (or their int64 positions with `indices`), or with `partition` all items,
-/// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0. With `fill`
-/// (values only) `out` holds n items, the rest after the kept ones set to *fill, in the same pass
-/// (select_if_padded, select_flagged_padded; out must not alias in).
+/// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0. With `fill_bits`
+/// (values only) `out` holds n items, the rest after the kept ones set to the fill value whose bytes in the
+/// items' type are the low bytes of *fill_bits, in the same pass (select_if_padded, select_flagged_padded;
+/// out must not alias in): every value of every type, 64-bit integers past 2^53 too.
 /// Temporary storage from `temp` when given (layer.hpp temp_source), else the pool.
 void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, std::uintptr_t mask, const std::string& mask_type,
                   const std::string& rule, double value, bool indices, bool partition, std::uintptr_t out, std::uintptr_t count,
-                  std::uintptr_t stream, const temp_source& temp = {}, const double* fill = nullptr);
+                  std::uintptr_t stream, const temp_source& temp = {}, const std::uint64_t* fill_bits = nullptr);
 
 /// *count32 = *count (an int32 copy of a selection's count, for JAX without x64). One launch; defined in
 /// count32.cu, which is built with the JAX targets only (its one caller, jax_ffi.cpp).

@@ -138,10 +138,11 @@ void topk_call(const operand& x, std::uintptr_t values, std::uintptr_t indices, 
 }
 
 /// Selection of the items of x (C order) where mask != 0 (mask.ptr != 0) or the rule holds, into the first
-/// items of `out` (x's type, n items), the rest set to `fill` (with `launch_fill`; the size queries skip it);
+/// items of `out` (x's type, n items), the rest set to the value whose bytes in x's type are the low bytes of
+/// `fill` (with `launch_fill`; the size queries skip it);
 /// the count into `count` (int64), or into the workspace and then `count32` (JAX without x64).
 void select_call(const operand& x, const operand& mask, std::uintptr_t out, std::uintptr_t count, std::uintptr_t count32,
-                 const std::string& rule, double value, double fill, bool launch_fill, std::uintptr_t stream,
+                 const std::string& rule, double value, std::int64_t fill, bool launch_fill, std::uintptr_t stream,
                  const temp_source& temp) {
   if (x.code.empty() || x.code == "f2" || x.code == "bf2") throw std::invalid_argument("no select of this element type");
   if (mask.ptr != 0 && mask.n != x.n) throw std::invalid_argument("mask and x differ in size");
@@ -154,8 +155,9 @@ void select_call(const operand& x, const operand& mask, std::uintptr_t out, std:
     }
     return;
   }
+  const auto fill_bits = static_cast<std::uint64_t>(fill);
   select_items(x.ptr, x.code, x.n, mask.ptr, mask.code.empty() ? "u1" : mask.code, rule, value, false, false, out, count,
-               stream, temp, launch_fill ? &fill : nullptr);
+               stream, temp, launch_fill ? &fill_bits : nullptr);
   if (launch_fill && count32 != 0) copy_count_to_int32(count, count32, stream);
 }
 
@@ -199,7 +201,7 @@ std::pair<std::uintptr_t, std::uintptr_t> count_of(ffi::Result<ffi::AnyBuffer>& 
 }
 
 ffi::Error select_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> count,
-                       ffi::Result<ffi::AnyBuffer> w, std::string_view rule, double value, double fill) {
+                       ffi::Result<ffi::AnyBuffer> w, std::string_view rule, double value, std::int64_t fill) {
   return guarded("select", stream, [&] {
     const auto [c64, c32] = count_of(count);
     select_call(operand_of(x), operand{0, "", 0, 0}, address(out->untyped_data()), c64, c32, std::string(rule), value,
@@ -208,7 +210,7 @@ ffi::Error select_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::Result<ffi::A
 }
 
 ffi::Error select_mask_impl(cudaStream_t stream, ffi::AnyBuffer x, ffi::AnyBuffer mask, ffi::Result<ffi::AnyBuffer> out,
-                            ffi::Result<ffi::AnyBuffer> count, ffi::Result<ffi::AnyBuffer> w, double fill) {
+                            ffi::Result<ffi::AnyBuffer> count, ffi::Result<ffi::AnyBuffer> w, std::int64_t fill) {
   return guarded("select", stream, [&] {
     const auto [c64, c32] = count_of(count);
     select_call(operand_of(x), operand_of(mask), address(out->untyped_data()), c64, c32, "nonzero", 0.0, fill, true,
@@ -261,7 +263,7 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_select, parascan::python::select_impl
                                   .Ret<ffi::AnyBuffer>()
                                   .Attr<std::string_view>("rule")
                                   .Attr<double>("value")
-                                  .Attr<double>("fill"),
+                                  .Attr<std::int64_t>("fill"),
                               parascan::python::graph_safe);
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_select_mask, parascan::python::select_mask_impl,
@@ -270,7 +272,7 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(parascan_jax_select_mask, parascan::python::select
                                   .Ret<ffi::AnyBuffer>()
                                   .Ret<ffi::AnyBuffer>()
                                   .Ret<ffi::AnyBuffer>()
-                                  .Attr<double>("fill"),
+                                  .Attr<std::int64_t>("fill"),
                               parascan::python::graph_safe);
 
 namespace parascan::python {
@@ -307,7 +309,7 @@ void bind_jax(nb::module_& m) {
         else if (target == "parascan_topk") topk_call(x, some, some, k, largest, sorted, 0, count);
         else if (target == "parascan_select" || target == "parascan_select_mask")  // the count in the workspace too
           select_call(x, operand{target == "parascan_select" ? 0 : some, mask_code, n, length}, some, 0, 0,
-                      target == "parascan_select" ? rule : "nonzero", 0.0, 0.0, false, 0, count);
+                      target == "parascan_select" ? rule : "nonzero", 0.0, 0, false, 0, count);
         else throw nb::value_error(("parascan: no JAX target '" + target + "'").c_str());
         return std::max<std::size_t>(total, 1);
       },

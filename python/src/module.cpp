@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -154,14 +155,21 @@ keep_rule<T> checked_rule(const std::string& rule, double value) {
 namespace parascan::python {  // declared in calls.hpp (direct.cpp calls them too)
 
 /// Compaction: kept values (or their int64 positions with `indices`), or with `partition` all items,
-/// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0. With `fill`
-/// (values only) the output holds n items, the rest set to *fill (select_*_padded).
+/// kept first; *count gets the number kept. Kept by a rule (mask == 0) or by mask != 0. With `fill_bits`
+/// (values only) the output holds n items, the rest set to the value of those bytes (select_*_padded).
 void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, std::uintptr_t mask, const std::string& mask_type,
             const std::string& rule, double value, bool indices, bool partition, std::uintptr_t out, std::uintptr_t count,
-            std::uintptr_t stream, const temp_source& temp, const double* fill) {
+            std::uintptr_t stream, const temp_source& temp, const std::uint64_t* fill_bits) {
   const cudaStream_t s = as_stream(stream);
   auto* cnt = as_ptr<std::int64_t>(count);
-  if (fill != nullptr && (indices || partition)) throw nb::value_error("parascan: a fill value pads selected values only");
+  const bool fill = fill_bits != nullptr;
+  if (fill && (indices || partition)) throw nb::value_error("parascan: a fill value pads selected values only");
+  // The fill in T: the low sizeof(T) bytes of *fill_bits (little-endian, as the Python layer packs them).
+  const auto fill_as = [fill_bits](auto t_tag) {
+    typename decltype(t_tag)::type v;
+    std::memcpy(&v, fill_bits, sizeof(v));
+    return v;
+  };
   if (mask != 0 && indices) {
     with_type(mask_type, [&](auto f_tag) {
       using F = typename decltype(f_tag)::type;
@@ -178,7 +186,7 @@ void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, st
         using F = typename decltype(f_tag)::type;
         if constexpr (std::is_integral_v<F>) {
           if (partition) two_phase([&](void* t, std::size_t& b) { return partition_flagged(t, b, as_ptr<const T>(in), as_ptr<const F>(mask), as_ptr<T>(out), cnt, n, s); }, s, "partition", temp);
-          else if (fill) two_phase([&](void* t, std::size_t& b) { return select_flagged_padded(t, b, as_ptr<const T>(in), as_ptr<const F>(mask), as_ptr<T>(out), cnt, n, static_cast<T>(*fill), s); }, s, "select", temp);
+          else if (fill) two_phase([&](void* t, std::size_t& b) { return select_flagged_padded(t, b, as_ptr<const T>(in), as_ptr<const F>(mask), as_ptr<T>(out), cnt, n, fill_as(t_tag), s); }, s, "select", temp);
           else two_phase([&](void* t, std::size_t& b) { return select_flagged(t, b, as_ptr<const T>(in), as_ptr<const F>(mask), as_ptr<T>(out), cnt, n, s); }, s, "select", temp);
         } else {
           throw nb::type_error("parascan: mask must hold integers or booleans");
@@ -189,7 +197,7 @@ void select_items(std::uintptr_t in, const std::string& type, std::int64_t n, st
     const keep_rule<T> r = checked_rule<T>(rule, value);
     if (indices) two_phase([&](void* t, std::size_t& b) { return select_if_indices(t, b, as_ptr<const T>(in), as_ptr<std::int64_t>(out), cnt, n, r, s); }, s, "select", temp);
     else if (partition) two_phase([&](void* t, std::size_t& b) { return partition_if(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, s); }, s, "partition", temp);
-    else if (fill) two_phase([&](void* t, std::size_t& b) { return select_if_padded(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, static_cast<T>(*fill), s); }, s, "select", temp);
+    else if (fill) two_phase([&](void* t, std::size_t& b) { return select_if_padded(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, fill_as(t_tag), s); }, s, "select", temp);
     else two_phase([&](void* t, std::size_t& b) { return select_if(t, b, as_ptr<const T>(in), as_ptr<T>(out), cnt, n, r, s); }, s, "select", temp);
   });
 }
@@ -353,12 +361,13 @@ NB_MODULE(_core, m) {
     return std::chrono::duration<double, std::micro>(t1 - t0).count() / calls;
   });
   m.def("select_host", &select_host);
-  // fill: None, or the padded select's fill value (select_*_padded: out holds n items)
+  // fill_bits: None, or the padded select's fill value as the bytes of the items' type (select_*_padded:
+  // out holds n items)
   m.def("select", [](std::uintptr_t in, const std::string& type, std::int64_t n, std::uintptr_t mask,
                      const std::string& mask_type, const std::string& rule, double value, bool indices, bool partition,
-                     std::uintptr_t out, std::uintptr_t count, std::uintptr_t stream, std::optional<double> fill) {
+                     std::uintptr_t out, std::uintptr_t count, std::uintptr_t stream, std::optional<std::uint64_t> fill_bits) {
     select_items(in, type, n, mask, mask_type, rule, value, indices, partition, out, count, stream, {},
-                 fill ? &*fill : nullptr);
+                 fill_bits ? &*fill_bits : nullptr);
   });
   // temp: None (the pool) or a callable taking a byte count and returning a device array with `.ptr`
   // (the Python layer passes one for torch and CuPy arrays: their framework's caching allocator).
