@@ -293,13 +293,12 @@ def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=
     """
     if fill_value is not None:
         if not indices and _plain(out, count, stream) and _torch_ops.routed(x):
-            try:
-                dtype = np.dtype(str(x.dtype).replace("torch.", ""))
-            except TypeError:
-                raise TypeError(f"parascan: argument 'x' has dtype {x.dtype}; selects take 8..64-bit integers, "
-                                "float32 and float64") from None
-            bits = _fill(fill_value, dtype)
-            return _torch_ops.ops()["select_padded"](x, mask, keep, bits - (1 << 64) if bits >= 1 << 63 else bits)
+            # The value as given (an int, or a float), cast to x's type inside the op, where torch.compile
+            # does not trace; ints past int64 by their 64-bit pattern (2^64 - 1 is uint64's -1).
+            if isinstance(fill_value, (bool, int, np.integer)):
+                v = int(fill_value) & ((1 << 64) - 1)
+                return _torch_ops.ops()["select_padded"](x, mask, keep, v - (1 << 64) if v >= 1 << 63 else v, None)
+            return _torch_ops.ops()["select_padded"](x, mask, keep, None, float(fill_value))
         o, c, s = _select(x, mask, keep, indices, False, out, count, stream, fill_value)
         return o.result(s), c.result(s)
     if not indices and _plain(out, count, stream) and _torch_ops.routed(x):

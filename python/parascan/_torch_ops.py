@@ -6,7 +6,7 @@
     torch.ops.parascan.argsort(x, axis, descending)          -> int64 Tensor
     torch.ops.parascan.topk(x, k, axis, largest, sorted)     -> (values, int64 indices)
     torch.ops.parascan.select(x, mask, keep)                 -> Tensor (data-dependent length)
-    torch.ops.parascan.select_padded(x, mask, keep, fill_bits) -> (Tensor of x.numel() items, int64 count[1])
+    torch.ops.parascan.select_padded(x, mask, keep, fill_int, fill_float) -> (Tensor of x.numel() items, int64 count[1])
 
 The public functions take this path for a torch tensor while torch.compile traces, or when the tensor
 needs a gradient; eager calls without gradients keep the direct path (a custom op's Python dispatch
@@ -156,14 +156,15 @@ def _register(torch):  # no `from __future__ import annotations` here: custom_op
         return x.new_empty((n,))
 
     @torch.library.custom_op("parascan::select_padded", mutates_args=())
-    def select_padded(x: Tensor, mask: Optional[Tensor], keep: Optional[str], fill_bits: int) -> Tuple[Tensor, Tensor]:
-        # fill_bits: the fill's bytes in x's type as a signed 64-bit integer (parascan._fill, exact for every value)
-        o, c, s = parascan._select(x.contiguous(), mask, keep, False, False, None, None, None,
-                                   fill_bits=fill_bits & ((1 << 64) - 1))
+    def select_padded(x: Tensor, mask: Optional[Tensor], keep: Optional[str], fill_int: Optional[int],
+                      fill_float: Optional[float]) -> Tuple[Tensor, Tensor]:
+        # The fill as given (one of the two), cast to x's type here, at run time (parascan._fill)
+        fill = fill_int if fill_int is not None else fill_float
+        o, c, s = parascan._select(x.contiguous(), mask, keep, False, False, None, None, None, fill)
         return o.result(s), c.result(s)
 
     @select_padded.register_fake
-    def _(x, mask, keep, fill_bits):  # every size known before the call: no data-dependent shape to trace
+    def _(x, mask, keep, fill_int, fill_float):  # every size known before the call: no data-dependent shape
         return x.new_empty((x.numel(),)), x.new_empty((1,), dtype=torch.int64)
 
     return {"scan": scan, "argsort": argsort, "sort": sort, "topk": topk, "select": select,

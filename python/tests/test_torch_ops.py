@@ -85,8 +85,8 @@ def test_compiled_padded_select_has_static_sizes():
     torch = require("torch")
     parascan._torch_ops.ops()
     x = _rand(torch, 10000, seed=6)
-    torch.library.opcheck(torch.ops.parascan.select_padded, (x, None, "gt:0.5", 0x3F800000))  # fill 1.0f
-    torch.library.opcheck(torch.ops.parascan.select_padded, (x, x < 0, None, 0))
+    torch.library.opcheck(torch.ops.parascan.select_padded, (x, None, "gt:0.5", None, 1.0))
+    torch.library.opcheck(torch.ops.parascan.select_padded, (x, x < 0, None, 0, None))
 
     @torch.compile(fullgraph=True)
     def f(x):
