@@ -231,12 +231,12 @@ def _rule(keep):
         raise ValueError(f"parascan: keep={keep!r}: '{value}' is not a number") from None
 
 
-def _select(x, mask, keep, indices, partition, out, count, stream, fill_value=None, fill_bits=None):
-    """fill_value (or fill_bits, its bytes as _fill packs them): the padded select, n items out."""
+def _select(x, mask, keep, indices, partition, out, count, stream, fill_value=None):
+    """fill_value: the padded select, n items out."""
     require_device()
     if mask is not None and keep is not None:
         raise ValueError("parascan: give either mask= or keep=, not both")
-    padded = fill_value is not None or fill_bits is not None
+    padded = fill_value is not None
     if padded and (indices or partition):
         raise ValueError("parascan: fill_value pads selected items, not positions or a split")
     if (mask is None and not indices and not partition and out is None and count is None and not padded
@@ -259,9 +259,8 @@ def _select(x, mask, keep, indices, partition, out, count, stream, fill_value=No
             raise TypeError(f"parascan: argument 'mask' has dtype {m.dtype}; integer or bool masks are accepted")
     rule, value = _rule(keep)
     out_dtype = np.dtype("int64") if indices else a.dtype
-    fill = None  # and none where there is nothing to pad: a plain select writes the zero count
-    if padded and a.size:
-        fill = fill_bits if fill_bits is not None else _fill(fill_value, a.dtype)
+    # The fill's bytes (_fill); none where there is nothing to pad: a plain select writes the zero count
+    fill = _fill(fill_value, a.dtype) if padded and a.size else None
     o = _output(a, out, "out", (a.size,), out_dtype, s)
     c = _output(a, count, "count", (1,), np.int64, s)
     if fill is not None and a.size and o.ptr == a.ptr:
