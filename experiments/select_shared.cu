@@ -116,7 +116,8 @@ select_row run_library_kernel(const select_case& s, const char* name, Keep keep)
   const auto kernel = select_kernel_for<policy, u32, u32, u32, Keep>();
   return s.run_kernel_as(name, kernel, policy::block_threads, policy::tile_items,
                          [&](unsigned tiles, tile_status<u32> st) {
-                           kernel<<<tiles, policy::block_threads>>>(s.in, keep, s.out, s.n, s.count, nullptr, st);
+                           kernel<<<tiles, policy::block_threads>>>(s.in, keep, s.out, s.n, s.count, nullptr, st,
+                                                                   tail_fill<u32>{});
                          });
 }
 
