@@ -181,11 +181,9 @@ cudaError_t select_pass(void* d_temp, std::size_t& temp_bytes, const T* in, Keep
                         scan_options options, tail_fill<V> fill = {}) {
   if (options.strategy == device_strategy::recursive) return cudaErrorNotSupported;
   if (n == 0) return empty_result(d_temp, temp_bytes, count_out, sizeof(std::int64_t), stream);
-  if (fill.on && d_temp != nullptr &&
-      (base != nullptr || static_cast<const void*>(in) == static_cast<const void*>(out)))
-    return cudaErrorInvalidValue;
   // The size query answers for both paths, so it may be asked with any pointers.
   const bool in_place = d_temp != nullptr && static_cast<const void*>(in) == static_cast<const void*>(out);
+  if (fill.on && d_temp != nullptr && (base != nullptr || in_place)) return cudaErrorInvalidValue;
   auto run = [&](auto offset_tag) {
     using Offset = decltype(offset_tag);
     if constexpr (!std::is_same_v<V, no_value>) {
