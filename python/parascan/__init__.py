@@ -218,6 +218,12 @@ def _fill(fill_value, dtype):
     return int.from_bytes(v.tobytes(), "little")
 
 
+def _signed64(bits):
+    """A 64-bit pattern (0 .. 2^64 - 1) as the signed int64 of the same bits: how an int64 attribute or a torch
+    op's int carries it."""
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
+
+
 def _rule(keep):
     if keep is None:
         return "nonzero", 0.0
@@ -295,8 +301,8 @@ def select(x, mask=None, keep=None, indices=False, out=None, count=None, stream=
             # The value as given (an int, or a float), cast to x's type inside the op, where torch.compile
             # does not trace; ints past int64 by their 64-bit pattern (2^64 - 1 is uint64's -1).
             if isinstance(fill_value, (bool, int, np.integer)):
-                v = int(fill_value) & ((1 << 64) - 1)
-                return _torch_ops.ops()["select_padded"](x, mask, keep, v - (1 << 64) if v >= 1 << 63 else v, None)
+                v = _signed64(int(fill_value) & ((1 << 64) - 1))
+                return _torch_ops.ops()["select_padded"](x, mask, keep, v, None)
             return _torch_ops.ops()["select_padded"](x, mask, keep, None, float(fill_value))
         o, c, s = _select(x, mask, keep, indices, False, out, count, stream, fill_value)
         return o.result(s), c.result(s)

@@ -158,9 +158,8 @@ def select(x, mask=None, keep=None, fill_value=0):
     flat = x.reshape(-1)
     count = jax.ShapeDtypeStruct((), jnp.int64 if jax.config.jax_enable_x64 else jnp.int32)
     results = (jax.ShapeDtypeStruct(flat.shape, flat.dtype), count)
-    from . import _fill
-    fill = _fill(fill_value, flat.dtype)  # cast to x's type, as jnp.extract casts it: its bytes, in an int64 attribute
-    fill = np.int64(fill - (1 << 64) if fill >= 1 << 63 else fill)
+    from . import _fill, _signed64
+    fill = np.int64(_signed64(_fill(fill_value, flat.dtype)))  # x's type, as jnp.extract casts it; its bytes
     if mask is not None:
         m = jnp.asarray(mask)
         if m.size != x.size:
