@@ -22,20 +22,27 @@ namespace parascan::device::onesweep {
 
 /// Tiles per key and value width (H100 sweeps at 2^28, experiments/onesweep_tiles.cu;
 /// docs/performance.md entries 18 and 24): keys of ≤ 4 bytes 256 × 23 at 4 blocks per SM (64
-/// registers); 8-byte keys 384 × 12 at 3 (56); pairs of ≤ 4-byte items 384 × 26 at 2 (80 registers,
-/// 82 KB of shared memory; at 2^28 on the H100 pairs 0.983× CUB against 0.957× with CUB's SM90 tile
-/// 384 × 23, argsort 1.022 against 0.991×, entry 25);
-/// pairs with an 8-byte key or value 384 × 14 at 2 (not swept). Values wait in a stage of their own
-/// (dynamic shared memory, pass.cuh). Keys of ≤ 4 bytes read two predecessors' status words at once
-/// in the look-back (u32 keys at 2^28 1.177× CUB against 1.129× one at a time; pairs and 8-byte keys
-/// lost with it, entry 27).
+/// registers); pairs of ≤ 4-byte items 384 × 26 at 2 (80 registers, 82 KB of shared memory; at 2^28
+/// on the H100 pairs 0.983× CUB against 0.957× with CUB's SM90 tile 384 × 23, argsort 1.022 against
+/// 0.991×, entry 25); ≤ 4-byte keys with 8-byte values 384 × 14 at 2 (not swept). Keys of ≤ 4 bytes
+/// read two predecessors' status words at once in the look-back (u32 keys at 2^28 1.177× CUB against
+/// 1.129× one at a time, entry 27). 8-byte keys (H200 sweep at 2^20–2^30, experiments/wide_key_tiles.cu,
+/// entry 65): alone 256 × 20 at 3 (80 registers) reading two words at once, 1.10–1.18× CUB's faster
+/// call from 2^24 where 384 × 12 at 3 read 0.99–1.04×; with 4-byte values 384 × 15 at 2 reading two
+/// (1.00–1.01× at 2^28–2^30 against 0.95–0.96×); with 8-byte values 384 × 15 at 2 reading one (1.04×
+/// against 1.02–1.03×). The keys' stage is static shared memory, so an 8-byte key's tile holds at most
+/// ~5,900 keys (48 KB). Values wait in a stage of their own (dynamic shared memory, pass.cuh).
 template <class U, class V>
 struct default_policy {
   static constexpr bool pairs = !std::is_same_v<V, no_values>;
   static constexpr std::size_t widest = pairs && sizeof(V) > sizeof(U) ? sizeof(V) : sizeof(U);
   using narrow_keys = policy<256, 23, 4, warp::match_method::ballots, 2>;
-  using type = std::conditional_t<!pairs, std::conditional_t<(sizeof(U) <= 4), narrow_keys, policy<384, 12, 3>>,
-                                  std::conditional_t<(widest <= 4), policy<384, 26, 2>, policy<384, 14, 2>>>;
+  using wide_keys = policy<256, 20, 3, warp::match_method::ballots, 2>;
+  using wide_pairs = std::conditional_t<(sizeof(V) <= 4), policy<384, 15, 2, warp::match_method::ballots, 2>,
+                                        policy<384, 15, 2>>;
+  using narrow_pairs = std::conditional_t<(widest <= 4), policy<384, 26, 2>, policy<384, 14, 2>>;
+  using type = std::conditional_t<!pairs, std::conditional_t<(sizeof(U) <= 4), narrow_keys, wide_keys>,
+                                  std::conditional_t<(sizeof(U) <= 4), narrow_pairs, wide_pairs>>;
 };
 template <class U, class V>
 using default_policy_t = typename default_policy<U, V>::type;

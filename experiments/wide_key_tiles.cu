@@ -1,0 +1,169 @@
+// Experiment (issue 34): tile shapes of the Onesweep pass for 8-byte keys, alone and with 4- or 8-byte
+// values (u64 pairs and u64 argsort read 0.94–0.96× CUB's faster call on the H200 at 2^24–2^30, stop 54;
+// their policy, 384 × 14 at 2 blocks an SM, was never swept; u64 keys alone lost 7% at 2^24 since
+// stop 52). For each case and size: CUB's SortKeys / SortPairs in both count forms (the faster divides),
+// then run() at each shape, each output compared with CUB's on the device (keys and values), and the
+// histogram kernel timed alone (the sort's first launch, identical for every shape).
+//   wide_key_tiles [log2 n ...]   (default 20 24 28 30); exit 1 if any output differs from CUB's
+// Keys: splitmix64 of the index (uniform); values: the index (pairs: given; argsort: made by the first pass).
+// nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include -I experiments experiments/wide_key_tiles.cu
+#include <cub/device/device_radix_sort.cuh>
+#include <cstdint>
+#include <cstdio>
+#include <type_traits>
+#include "parascan/device/device_onesweep.cuh"
+#include "experiment_timing.cuh"
+
+using namespace parascan;
+using namespace parascan::device::onesweep;
+using parascan::device::sort_detail::no_values;
+using mm = parascan::warp::match_method;
+
+int g_wrong = 0;
+
+template <class T>
+__global__ void iota_kernel(T* p, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    p[i] = static_cast<T>(i);
+}
+
+template <class T>
+__global__ void count_differences(const T* a, const T* b, long long n, unsigned long long* bad) {
+  unsigned long long mine = 0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    mine += a[i] != b[i];
+  if (mine) atomicAdd(bad, mine);
+}
+
+template <class T>
+long long differences(const T* a, const T* b, std::int64_t n) {
+  unsigned long long* d;
+  CK(cudaMalloc(&d, sizeof *d));
+  CK(cudaMemset(d, 0, sizeof *d));
+  count_differences<<<1024, 256>>>(a, b, n, d);
+  CK(cudaGetLastError());
+  unsigned long long h = 0;
+  CK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+  CK(cudaFree(d));
+  return static_cast<long long>(h);
+}
+
+/// V = no_values: keys alone; Argsort: values made by the first pass (values_in null), CUB given the index.
+template <class V, bool Argsort>
+struct wide_case {
+  using K = std::uint64_t;
+  static constexpr bool pairs = !std::is_same_v<V, no_values>;
+  using VV = std::conditional_t<pairs, V, std::uint32_t>;  // storage for the arrays either way
+  std::int64_t n;
+  K *in, *out, *ktemp, *ref;
+  VV *vin, *vout, *vtemp, *vref;
+  void* temp = nullptr;
+  std::size_t cap = 0;
+  float cub = 0;
+
+  explicit wide_case(std::int64_t n_) : n(n_) {
+    CK(cudaMalloc(&in, n * 8)); CK(cudaMalloc(&out, n * 8)); CK(cudaMalloc(&ktemp, n * 8)); CK(cudaMalloc(&ref, n * 8));
+    const std::size_t vb = pairs ? n * sizeof(VV) : sizeof(VV);
+    CK(cudaMalloc(&vin, vb)); CK(cudaMalloc(&vout, vb)); CK(cudaMalloc(&vtemp, vb)); CK(cudaMalloc(&vref, vb));
+    fill_hashed<<<1024, 256>>>(in, n);
+    if (pairs) iota_kernel<<<1024, 256>>>(vin, n);
+    CK(cudaGetLastError());
+  }
+  ~wide_case() {
+    for (void* p : {(void*)in, (void*)out, (void*)ktemp, (void*)ref, (void*)vin, (void*)vout, (void*)vtemp, (void*)vref, temp})
+      if (p) cudaFree(p);
+  }
+  const char* name() const {
+    if (!pairs) return "u64 keys";
+    if (Argsort) return sizeof(V) == 8 ? "u64 argsort-u64" : "u64 argsort";
+    return sizeof(V) == 8 ? "u64 pairs-u64" : "u64 pairs-u32";
+  }
+  /// CUB in both count forms; ref / vref hold its result after. Prints both, keeps the faster.
+  void time_cub() {
+    std::size_t b32 = 0, b64 = 0;
+    const auto call = [&](void* t, std::size_t& b, auto count) {
+      if constexpr (pairs) CK(cub::DeviceRadixSort::SortPairs(t, b, in, ref, vin, vref, count));
+      else CK(cub::DeviceRadixSort::SortKeys(t, b, in, ref, count));
+    };
+    call(nullptr, b32, static_cast<int>(n));
+    call(nullptr, b64, n);
+    void* t;
+    CK(cudaMalloc(&t, b32 > b64 ? b32 : b64));
+    const float a = median_ms({10, 2, 200}, [&] { call(t, b32, static_cast<int>(n)); });
+    const float b = median_ms({10, 2, 200}, [&] { call(t, b64, n); });
+    CK(cudaFree(t));
+    cub = a < b ? a : b;
+    std::printf("%s 2^%d: CUB int %.4f ms, int64 %.4f ms\n", name(), __builtin_ctzll(n), a, b);
+  }
+  template <class Policy>
+  void row(const char* label) {
+    const pass_set ps{0, 64, 8, key_kind::unsigned_int, false};
+    const std::size_t need = temp_bytes<Policy, std::uint32_t>(n, ps.passes);
+    if (need > cap) {
+      if (temp) CK(cudaFree(temp));
+      CK(cudaMalloc(&temp, need));
+      cap = need;
+    }
+    const buffers<K, V> io{in, out, ktemp, pairs && !Argsort ? reinterpret_cast<const V*>(vin) : nullptr,
+                           reinterpret_cast<V*>(vout), reinterpret_cast<V*>(vtemp)};
+    const auto f = [&] { CK((run<Policy, std::uint32_t>(temp, io, n, ps, 0, false))); };
+    CK(cudaMemset(out, 0xa5, n * 8));
+    if (pairs) CK(cudaMemset(vout, 0xa5, n * sizeof(VV)));
+    f();
+    CK(cudaDeviceSynchronize());
+    const long long bad = differences(out, ref, n) + (pairs ? differences(vout, vref, n) : 0);
+    g_wrong += bad != 0;
+    const float ms = median_ms({10, 2, 200}, f);
+    std::printf("  %-26s %8.4f ms  %6.3fx CUB  %s\n", label, ms, cub / ms, bad ? "WRONG" : "ok");
+  }
+  /// The histogram kernel alone (every shape's first launch; its scan and plan included).
+  void histogram_row() {
+    using Policy = default_policy_t<K, V>;
+    const pass_set ps{0, 64, 8, key_kind::unsigned_int, false};
+    const temp_layout<Policy, std::uint32_t> layout(n, ps.passes);
+    char* t = static_cast<char*>(temp);
+    auto* bins = reinterpret_cast<std::uint32_t*>(t + layout.bins);
+    auto* plan = reinterpret_cast<pass_plan*>(t + layout.plan);
+    auto* done = reinterpret_cast<unsigned*>(t + layout.counters) + ps.passes * layout.portions;
+    unsigned blocks = 0;
+    CK((hist_grid<K, std::uint32_t, false>(n, blocks)));
+    const float ms = median_ms_cleared([&] { CK(cudaMemsetAsync(t, 0, layout.cleared)); }, [&] {
+      histogram_kernel<K, std::uint32_t, false><<<blocks, hist_threads, hist_smem_bytes<K>()>>>(in, n, ps, bins, plan, done);
+    });
+    CK(cudaGetLastError());
+    std::printf("  %-26s %8.4f ms  (%u blocks of %d)\n", "histogram kernel alone", ms, blocks, hist_threads);
+  }
+};
+
+#define ROW(T, I, B) c.template row<policy<T, I, B, mm::ballots>>(#T " x " #I " b" #B)
+#define ROW_LB(T, I, B, R) c.template row<policy<T, I, B, mm::ballots, R>>(#T " x " #I " b" #B " reads " #R)
+
+template <class V, bool Argsort>
+void sweep(std::int64_t n) {
+  wide_case<V, Argsort> c(n);
+  c.time_cub();
+  if constexpr (std::is_same_v<V, no_values>) {
+    ROW(384, 12, 3);  // the default
+    ROW_LB(384, 12, 3, 2); ROW_LB(384, 14, 3, 2); ROW_LB(256, 16, 4, 2); ROW_LB(256, 20, 3, 2); ROW_LB(256, 18, 3, 2);
+    ROW(256, 16, 4); ROW(256, 20, 3); ROW(384, 14, 3); ROW_LB(384, 12, 3, 4);
+    ROW(384, 12, 3);  // the default again: the drift over the run
+  } else {  // the keys' stage is static shared memory: at most 48 KB (384 x 16 of 8-byte keys is not)
+    ROW(384, 14, 2);  // the default
+    ROW(384, 15, 2); ROW_LB(384, 15, 2, 2); ROW(256, 20, 3); ROW_LB(256, 20, 3, 2); ROW(384, 12, 3);
+    ROW_LB(384, 12, 3, 2); ROW_LB(384, 14, 2, 2); ROW(256, 16, 3); ROW_LB(256, 16, 3, 2);
+    ROW(384, 14, 2);
+  }
+  c.histogram_row();
+}
+
+int main(int argc, char** argv) {
+  for (const int lg : log_sizes(argc, argv, 1, {20, 24, 28, 30})) {
+    const std::int64_t n = std::int64_t(1) << lg;
+    sweep<no_values, false>(n);
+    sweep<std::uint32_t, false>(n);
+    sweep<std::uint32_t, true>(n);
+    sweep<std::uint64_t, false>(n);
+  }
+  std::printf("%s\n", g_wrong ? "SOME OUTPUTS DIFFER FROM CUB'S" : "every output equals CUB's");
+  return g_wrong ? 1 : 0;
+}
