@@ -20,39 +20,46 @@
 
 namespace parascan::device::onesweep {
 
-/// Tiles per key and value width (H100 sweeps at 2^28, experiments/onesweep_tiles.cu;
-/// docs/performance.md entries 18 and 24): keys of ≤ 4 bytes 256 × 23 at 4 blocks per SM (64
-/// registers); pairs of ≤ 4-byte items 384 × 26 at 2 (80 registers, 82 KB of shared memory; at 2^28
-/// on the H100 pairs 0.983× CUB against 0.957× with CUB's SM90 tile 384 × 23, argsort 1.022 against
-/// 0.991×, entry 25); ≤ 4-byte keys with 8-byte values 384 × 14 at 2 (not swept). Keys of ≤ 4 bytes
-/// read two predecessors' status words at once in the look-back (u32 keys at 2^28 1.177× CUB against
-/// 1.129× one at a time, entry 27). 8-byte keys (H200 sweep at 2^20–2^30, experiments/wide_key_tiles.cu,
-/// entry 65): alone 256 × 20 at 3 (80 registers) reading two words at once, 1.10–1.18× CUB's faster
-/// call from 2^24 where 384 × 12 at 3 read 0.99–1.04×; with 4-byte values 384 × 15 at 2 reading two
-/// (1.00–1.01× at 2^28–2^30 against 0.95–0.96×); with 8-byte values 384 × 15 at 2 reading one (1.04×
-/// against 1.02–1.03×). The keys' stage is static shared memory, so an 8-byte key's tile holds at most
-/// ~5,900 keys (48 KB). Values wait in a stage of their own (dynamic shared memory, pass.cuh).
-template <class U, class V>
+/// Tiles per key and value width. 4-byte keys (H200 sweeps at 2^20–2^30, experiments/sort_tile_shapes.cu,
+/// performance.md entry 65; × CUB's faster call at 2^24 / 2^28 / 2^30): alone 256 × 32 at 3 blocks an SM
+/// (80 registers), reading two predecessors' status words at once in the look-back, 1.15 / 1.10 / 1.10×
+/// where the H100's 256 × 23 at 4 read 1.14 / 1.06 / 1.06×; with 4-byte values 384 × 30 at 2 reading two,
+/// pairs 1.08 / 1.06 / 1.07× and argsort 1.10 / 1.09 / 1.10× where 384 × 26 at 2 (H100, entry 25) read
+/// 1.05 / 1.03 / 1.03× and 1.06 / 1.05 / 1.05×. 8-byte keys (the same sweeps): alone 256 × 20 at 3
+/// reading two, 1.20 / 1.18 / 1.18× where 384 × 12 at 3 read 1.06 / 1.04 / 1.04×; with 4-byte values
+/// 384 × 15 at 2 reading two (1.03 / 1.00 / 1.01× against 0.99 / 0.96 / 0.95×); with 8-byte values
+/// 384 × 15 at 2 reading one (1.07 / 1.05 / 1.05× against 1.06 / 1.03 / 1.03×). 1- and 2-byte keys keep
+/// the H100's shapes (keys 256 × 23 at 4 reading two; pairs of ≤ 4-byte items 384 × 26 at 2), and
+/// ≤ 4-byte keys with 8-byte values 384 × 14 at 2 (not swept). The keys' stage is static shared memory,
+/// which caps a tile at 48 KB of keys (384 × 30 of 4-byte keys, ~5,900 8-byte keys). Values wait in a
+/// stage of their own (dynamic shared memory, pass.cuh). Offset: the pass's output positions; with
+/// 64-bit ones (more than 2^32 keys) the pass's static shared memory grows by 1 KB and 8-byte keys with
+/// values take 384 × 14 (384 × 15 no longer fits in 48 KB).
+template <class U, class V, class Offset = std::uint32_t>
 struct default_policy {
   static constexpr bool pairs = !std::is_same_v<V, no_values>;
   static constexpr std::size_t widest = pairs && sizeof(V) > sizeof(U) ? sizeof(V) : sizeof(U);
-  using narrow_keys = policy<256, 23, 4, warp::match_method::ballots, 2>;
-  using wide_keys = policy<256, 20, 3, warp::match_method::ballots, 2>;
-  using wide_pairs = std::conditional_t<(sizeof(V) <= 4), policy<384, 15, 2, warp::match_method::ballots, 2>,
-                                        policy<384, 15, 2>>;
-  using narrow_pairs = std::conditional_t<(widest <= 4), policy<384, 26, 2>, policy<384, 14, 2>>;
-  using type = std::conditional_t<!pairs, std::conditional_t<(sizeof(U) <= 4), narrow_keys, wide_keys>,
-                                  std::conditional_t<(sizeof(U) <= 4), narrow_pairs, wide_pairs>>;
+  static constexpr auto ballots = warp::match_method::ballots;
+  using keys = std::conditional_t<(sizeof(U) == 8), policy<256, 20, 3, ballots, 2>,
+                                  std::conditional_t<(sizeof(U) == 4), policy<256, 32, 3, ballots, 2>,
+                                                     policy<256, 23, 4, ballots, 2>>>;
+  static constexpr int wide_pair_items = sizeof(Offset) == 8 ? 14 : 15;
+  using wide_pairs = std::conditional_t<(sizeof(V) <= 4), policy<384, wide_pair_items, 2, ballots, 2>,
+                                        policy<384, wide_pair_items, 2>>;
+  using narrow_pairs = std::conditional_t<(widest > 4), policy<384, 14, 2>,
+                                          std::conditional_t<(sizeof(U) == 4), policy<384, 30, 2, ballots, 2>,
+                                                             policy<384, 26, 2>>>;
+  using type = std::conditional_t<!pairs, keys, std::conditional_t<(sizeof(U) == 8), wide_pairs, narrow_pairs>>;
 };
-template <class U, class V>
-using default_policy_t = typename default_policy<U, V>::type;
+template <class U, class V, class Offset = std::uint32_t>
+using default_policy_t = typename default_policy<U, V, Offset>::type;
 
 /// Pairs of ≤ 4-byte items (argsort's 4-byte positions too) of fewer than `small_pairs_below` keys take
-/// 384 × 16 tiles: there 384 × 26 makes fewer tiles than an H100 or H200 has SMs (105 at 2^20 for 132).
-/// H100, against CUB 3.5 (performance.md entries 43, 51): at 2^20 pairs 85.1 → 79.4 µs, argsort 83.8 →
-/// 76.3; at 2^21 the default tile is the faster (115.8 against 124.6 µs), so the line sits where the
-/// default tiles reach 132.
-constexpr std::int64_t small_pairs_below = std::int64_t(132) * 384 * 26;
+/// 384 × 16 tiles: there the default tiles are fewer than an H100 or H200 has SMs (384 × 26 made 105 at
+/// 2^20 for 132). H100, against CUB 3.5 (performance.md entries 43, 51): at 2^20 pairs 85.1 → 79.4 µs,
+/// argsort 83.8 → 76.3; at 2^21 the default tile (then 384 × 26) was the faster (115.8 against 124.6 µs),
+/// so the line sits where the 4-byte keys' default tiles (384 × 30 since entry 65) reach 132.
+constexpr std::int64_t small_pairs_below = std::int64_t(132) * 384 * 30;
 template <class U, class V>
 struct small_n_policy {
   static constexpr bool pairs = !std::is_same_v<V, no_values>;

@@ -168,7 +168,9 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
     }
   } else if (onesweep) {
     using policy = onesweep::default_policy_t<U, V>;
-    counts_bytes = wide ? onesweep::temp_bytes<policy, std::uint64_t>(n, passes) : onesweep::temp_bytes<policy, std::uint32_t>(n, passes);
+    using wide_policy = onesweep::default_policy_t<U, V, std::uint64_t>;
+    counts_bytes = wide ? onesweep::temp_bytes<wide_policy, std::uint64_t>(n, passes)
+                        : onesweep::temp_bytes<policy, std::uint32_t>(n, passes);
     if constexpr (onesweep::small_n_policy<U, V>::applies) {
       // The small tiles' storage for min(n, the line): storage sized for n then serves any smaller n too.
       using small = typename onesweep::small_n_policy<U, V>::type;
@@ -259,7 +261,8 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
         return onesweep::run<typename onesweep::small_n_policy<U, V>::type, std::uint32_t>(t, io, n, ps, stream,
                                                                                           o.debug_synchronous);
     }
-    return wide ? onesweep::run<policy, std::uint64_t>(t, io, n, ps, stream, o.debug_synchronous)
+    using wide_policy = onesweep::default_policy_t<U, V, std::uint64_t>;
+    return wide ? onesweep::run<wide_policy, std::uint64_t>(t, io, n, ps, stream, o.debug_synchronous)
                 : onesweep::run<policy, std::uint32_t>(t, io, n, ps, stream, o.debug_synchronous);
   }
   void* counts = t;
