@@ -33,8 +33,8 @@ namespace parascan::device::onesweep {
 /// ≤ 4-byte keys with 8-byte values 384 × 14 at 2 (not swept). The keys' stage is static shared memory,
 /// which caps a tile at 48 KB of keys (384 × 30 of 4-byte keys, ~5,900 8-byte keys). Values wait in a
 /// stage of their own (dynamic shared memory, pass.cuh). Offset: the pass's output positions; with
-/// 64-bit ones (more than 2^32 keys) the pass's static shared memory grows by 1 KB and 8-byte keys with
-/// values take 384 × 14 (384 × 15 no longer fits in 48 KB).
+/// 64-bit ones (more than 2^32 keys) the pass's static shared memory grows by 1 KB, so pairs take one
+/// item a thread fewer (4-byte keys 384 × 29, 8-byte keys 384 × 14) to stay within 48 KB.
 template <class U, class V, class Offset = std::uint32_t>
 struct default_policy {
   static constexpr bool pairs = !std::is_same_v<V, no_values>;
@@ -43,11 +43,11 @@ struct default_policy {
   using keys = std::conditional_t<(sizeof(U) == 8), policy<256, 20, 3, ballots, 2>,
                                   std::conditional_t<(sizeof(U) == 4), policy<256, 32, 3, ballots, 2>,
                                                      policy<256, 23, 4, ballots, 2>>>;
-  static constexpr int wide_pair_items = sizeof(Offset) == 8 ? 14 : 15;
-  using wide_pairs = std::conditional_t<(sizeof(V) <= 4), policy<384, wide_pair_items, 2, ballots, 2>,
-                                        policy<384, wide_pair_items, 2>>;
+  static constexpr int fewer = sizeof(Offset) == 8 ? 1 : 0;  // 64-bit positions: 1 KB more static smem
+  using wide_pairs = std::conditional_t<(sizeof(V) <= 4), policy<384, 15 - fewer, 2, ballots, 2>,
+                                        policy<384, 15 - fewer, 2>>;
   using narrow_pairs = std::conditional_t<(widest > 4), policy<384, 14, 2>,
-                                          std::conditional_t<(sizeof(U) == 4), policy<384, 30, 2, ballots, 2>,
+                                          std::conditional_t<(sizeof(U) == 4), policy<384, 30 - fewer, 2, ballots, 2>,
                                                              policy<384, 26, 2>>>;
   using type = std::conditional_t<!pairs, keys, std::conditional_t<(sizeof(U) == 8), wide_pairs, narrow_pairs>>;
 };
