@@ -215,7 +215,7 @@ template <class U, class V>
 cudaError_t sort_rows_onesweep(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* keys_out, const V* values_in,
                                V* values_out, const segment_layout& seg, key_kind kind, int end_bit,
                                const segmented_sort_options& o, cudaStream_t stream) {
-  using policy = onesweep::default_policy_t<U, V>;
+  using policy = onesweep::rows_policy_t<U, V>;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
   const int passes = (end_bit - o.begin_bit + onesweep::radix_bits - 1) / onesweep::radix_bits;
   const std::int64_t n = seg.count * seg.row_length;
@@ -245,7 +245,7 @@ cudaError_t argsort_rows_through_4_bytes(void* d_temp, std::size_t& temp_bytes, 
                                          V* positions, const segment_layout& seg, key_kind kind, int end_bit,
                                          const segmented_sort_options& o, cudaStream_t stream) {
   static_assert(sizeof(V) == 8);
-  using policy = onesweep::default_policy_t<U, std::uint32_t>;
+  using policy = onesweep::rows_policy_t<U, std::uint32_t>;
   const int passes = (end_bit - o.begin_bit + onesweep::radix_bits - 1) / onesweep::radix_bits;
   const std::int64_t n = seg.count * seg.row_length;
   const std::size_t key_buf = align_up(static_cast<std::size_t>(n) * sizeof(U));
@@ -292,7 +292,7 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
   if (seg.is_rows() && seg.count > 0 && seg.count <= few_rows && seg.row_length >= long_row)
     return sort_rows_one_by_one(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, seg, kind, o, stream);
   if (seg.is_rows() && seg.count > 0 && end_bit > o.begin_bit &&
-      onesweep::rows_take_onesweep<onesweep::default_policy_t<U, V>>(
+      onesweep::rows_take_onesweep<onesweep::rows_policy_t<U, V>>(
           seg.count, seg.row_length, (end_bit - o.begin_bit + onesweep::radix_bits - 1) / onesweep::radix_bits)) {
     if constexpr (sizeof(V) == 8 && !std::is_same_v<V, no_values>) {
       if (d_temp == nullptr) {  // a size query may be made without the values the call then gives: the larger

@@ -79,6 +79,23 @@ struct rows_layout {
   }
 };
 
+/// The rows sort's tiles: the shapes its measurements were made with (performance.md entries 36–40), the
+/// 1-D sort's defaults until entry 65 enlarged those (u32 keys 256 × 23 → 256 × 32). Kept for rows
+/// because a row's last tile is partial, so larger tiles waste more of a row (a 50,257-key row fills
+/// its last 8,192-key tile to 13%, its last 5,888-key tile to 53%), and because rows_take_onesweep
+/// counts tiles: with the larger tiles (rows, 32000) would have left this path. Not swept for rows.
+template <class U, class V>
+struct rows_policy {
+  static constexpr bool pairs = !std::is_same_v<V, no_values>;
+  static constexpr std::size_t widest = pairs && sizeof(V) > sizeof(U) ? sizeof(V) : sizeof(U);
+  using type = std::conditional_t<!pairs,
+                                  std::conditional_t<(sizeof(U) <= 4), policy<256, 23, 4, warp::match_method::ballots, 2>,
+                                                     policy<384, 12, 3>>,
+                                  std::conditional_t<(widest <= 4), policy<384, 26, 2>, policy<384, 14, 2>>>;
+};
+template <class U, class V>
+using rows_policy_t = typename rows_policy<U, V>::type;
+
 /// Whether rows take this path: long enough that merging a row's tiles would take several levels,
 /// a launch's worth of keys at most, and status words for every pass within 256 MB.
 template <class Policy>
