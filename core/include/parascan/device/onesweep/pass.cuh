@@ -41,7 +41,8 @@ namespace parascan::device::onesweep {
 
 /// Tile shape and residency of the pass kernel. LookBackReads: how many predecessors' words a digit's
 /// thread reads at once in the look-back (1: one dependent load per predecessor, as CUB; 2: the
-/// default for keys of ≤ 4 bytes, device_onesweep.cuh; performance.md entries 26–27).
+/// default for keys alone and for 4- or 8-byte keys with 4-byte values, device_onesweep.cuh; performance.md
+/// entries 26–27 and 65).
 template <int Threads, int Items, int MinBlocks, warp::match_method Match = warp::match_method::ballots,
           int LookBackReads = 1>
 struct policy {
