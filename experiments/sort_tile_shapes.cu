@@ -5,7 +5,8 @@
 // size: CUB's SortKeys / SortPairs in both count forms (the faster divides), then run() at each shape,
 // each output compared with CUB's on the device (keys and values), and the
 // histogram kernel timed alone (the sort's first launch, identical for every shape).
-//   sort_tile_shapes [u32] [log2 n ...]   (default 20 24 28 30); exit 1 if any output differs from CUB's
+//   sort_tile_shapes [u32 | u32v64] [log2 n ...]   (default 20 24 28 30); exit 1 if any output differs
+//   from CUB's. u32v64: 4-byte keys with 8-byte values alone.
 // Keys: splitmix64 of the index cut to the key's width (uniform); values: the index (pairs: given;
 // argsort: made by the first pass).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include -I experiments experiments/sort_tile_shapes.cu
@@ -174,12 +175,15 @@ void sweep_narrow(std::int64_t n) {
     ROW_LB(512, 20, 2, 2); ROW(256, 32, 3);
     ROW_LB(256, 32, 3, 2);
     // 256 x 36 at 3 (96 bytes of spills) stopped on an illegal address at 2^20 in call 4 of stop 55:
-    // not looked into; tiles of more than 32 items a thread are left out here.
-  } else if constexpr (sizeof(V) == 8) {  // 4-byte keys with 8-byte values: 0.96-0.97x CUB in stop 55, never swept
-    ROW(384, 14, 2);  // the default
-    ROW_LB(384, 14, 2, 2); ROW(384, 16, 2); ROW(384, 18, 2); ROW_LB(384, 18, 2, 2); ROW(256, 20, 3);
-    ROW_LB(256, 16, 3, 2); ROW(512, 12, 2); ROW(384, 12, 3); ROW_LB(384, 12, 3, 2);
-    ROW(384, 14, 2);
+    // ptxas 13.0 miscompiles it (stop 56, performance.md entry 66; `policy` now refuses > 32 items).
+  } else if constexpr (sizeof(V) == 8) {  // 4-byte keys with 8-byte values: 0.96-0.97x CUB in stop 55
+    // (384 x 14 at 2); stop 55's call 8 read 384 x 18 at 2 reading two 1.055 / 1.047x at 2^24 / 2^28.
+    // 384 x 22: 34 KB of keys + 68 KB of values a block, two blocks an SM; 384 x 24 would not fit two.
+    ROW(384, 20, 2);  // the default since stop 56
+    ROW(384, 14, 2);  // the default before stop 56
+    ROW_LB(384, 18, 2, 2); ROW_LB(384, 16, 2, 2); ROW_LB(384, 20, 2, 2); ROW_LB(384, 22, 2, 2); ROW(384, 22, 2);
+    ROW_LB(256, 20, 3, 2); ROW_LB(256, 24, 2, 2); ROW_LB(512, 16, 2, 2);
+    ROW(384, 20, 2);
   } else {  // the keys' stage is static shared memory: at most 48 KB (384 x 30 of 4-byte keys at most)
     ROW_LB(384, 30, 2, 2);  // the default since stop 55
     ROW(384, 26, 2);  // the default before stop 55 (H100 sweeps)
@@ -190,10 +194,13 @@ void sweep_narrow(std::int64_t n) {
 }
 
 int main(int argc, char** argv) {
-  const bool narrow = argc > 1 && std::string(argv[1]) == "u32";
-  for (const int lg : log_sizes(argc, argv, narrow ? 2 : 1, {20, 24, 28, 30})) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool narrow = mode == "u32", v64 = mode == "u32v64";
+  for (const int lg : log_sizes(argc, argv, narrow || v64 ? 2 : 1, {20, 24, 28, 30})) {
     const std::int64_t n = std::int64_t(1) << lg;
-    if (narrow) {
+    if (v64) {
+      sweep_narrow<std::uint64_t, false>(n);
+    } else if (narrow) {
       sweep_narrow<no_values, false>(n);
       sweep_narrow<std::uint32_t, false>(n);
       sweep_narrow<std::uint32_t, true>(n);

@@ -28,9 +28,10 @@ namespace parascan::device::onesweep {
 /// 1.05 / 1.03 / 1.03× and 1.06 / 1.05 / 1.05×. 8-byte keys (the same sweeps): alone 256 × 20 at 3
 /// reading two, 1.20 / 1.18 / 1.18× where 384 × 12 at 3 read 1.06 / 1.04 / 1.04×; with 4-byte values
 /// 384 × 15 at 2 reading two (1.03 / 1.00 / 1.01× against 0.99 / 0.96 / 0.95×); with 8-byte values
-/// 384 × 15 at 2 reading one (1.07 / 1.05 / 1.05× against 1.06 / 1.03 / 1.03×). 1- and 2-byte keys keep
-/// the H100's shapes (keys 256 × 23 at 4 reading two; pairs of ≤ 4-byte items 384 × 26 at 2), and
-/// ≤ 4-byte keys with 8-byte values 384 × 14 at 2 (not swept). The keys' stage is static shared memory,
+/// 384 × 15 at 2 reading one (1.07 / 1.05 / 1.05× against 1.06 / 1.03 / 1.03×). 4-byte keys with 8-byte
+/// values (stop 56): 384 × 20 at 2 reading one, 1.06 / 1.07 / 1.07× where 384 × 14 at 2 read 0.98 / 0.96 /
+/// 0.96×. 1- and 2-byte keys keep the H100's shapes (keys 256 × 23 at 4 reading two; pairs of ≤ 4-byte
+/// items 384 × 26 at 2; with 8-byte values 384 × 14 at 2, not swept). The keys' stage is static shared memory,
 /// which caps a tile at 48 KB of keys (384 × 30 of 4-byte keys, ~5,900 8-byte keys). Values wait in a
 /// stage of their own (dynamic shared memory, pass.cuh). Offset: the pass's output positions; with
 /// 64-bit ones (more than 2^32 keys) the pass's static shared memory grows by 1 KB, so pairs take one
@@ -46,7 +47,7 @@ struct default_policy {
   static constexpr int fewer = sizeof(Offset) == 8 ? 1 : 0;  // 64-bit positions: 1 KB more static smem
   using wide_pairs = std::conditional_t<(sizeof(V) <= 4), policy<384, 15 - fewer, 2, ballots, 2>,
                                         policy<384, 15 - fewer, 2>>;
-  using narrow_pairs = std::conditional_t<(widest > 4), policy<384, 14, 2>,
+  using narrow_pairs = std::conditional_t<(widest > 4), std::conditional_t<(sizeof(U) == 4), policy<384, 20, 2>, policy<384, 14, 2>>,
                                           std::conditional_t<(sizeof(U) == 4), policy<384, 30 - fewer, 2, ballots, 2>,
                                                              policy<384, 26, 2>>>;
   using type = std::conditional_t<!pairs, keys, std::conditional_t<(sizeof(U) == 8), wide_pairs, narrow_pairs>>;

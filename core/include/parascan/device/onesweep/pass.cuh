@@ -56,6 +56,10 @@ struct policy {
   /// that status counts (30 bits) allow.
   static constexpr std::int64_t portion_keys = (((std::int64_t(1) << 28) + tile_items - 1) / tile_items) * tile_items;
   static_assert(Threads >= digits && Threads % 32 == 0 && portion_keys <= counted_status::count_mask);
+  // ptxas 13.0 miscompiles 256 × 36 at 3 blocks an SM (96 bytes of spills): one histogram store takes
+  // its address from a register it has just overwritten (an invalid shared write found by memcheck,
+  // performance.md entry 66). No shape of more than 32 items a thread has been checked since.
+  static_assert(Items <= 32, "no tile of more than 32 items a thread has passed compute-sanitizer");
 };
 
 /// Dynamic shared memory of the pass kernel: the values' stage (none for keys only). Values wait
