@@ -2,6 +2,7 @@
 // algorithm, keys and pairs (values of 1–8 bytes, argsort), bit ranges, both directions, special
 // floats, integer limits, sizes from 0 to chunk and round edges, and > 2^31 keys (label slow).
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -10,6 +11,7 @@
 #include <vector>
 #include "gpu_test.hpp"
 #include "parascan/buffer.hpp"
+#include "parascan/device/device_onesweep.cuh"  // the Onesweep's tiles, whose edges the sizes follow
 #include "parascan/error.hpp"
 #include "parascan/radix_sort.hpp"
 #include "parascan/validation/sort_check.hpp"
@@ -151,14 +153,38 @@ using key_types = ::testing::Types<std::uint8_t, std::int8_t, std::uint16_t, std
                                    std::uint64_t, std::int64_t, float, double>;
 TYPED_TEST_SUITE(sort_typed, key_types);
 
+/// Sizes at the edges of the Onesweep's tiles for Key as check_sort sorts it, read from the library's
+/// policies so that a retuned tile keeps its edges tested: keys alone, pairs with 4-byte values below
+/// small_pairs_below (its own tile) and at large sizes (the default tile); one tile − 1, one, + 1, and two
+/// tiles + 1 (a last tile of one key). With `large`, the pairs' switch to the default tile too:
+/// small_pairs_below − 1 and + 1 keys.
+template <class Key>
+std::vector<std::int64_t> onesweep_tile_edges(bool large) {
+  namespace os = parascan::device::onesweep;
+  using U = std::conditional_t<sizeof(Key) == 1, std::uint8_t,
+                               std::conditional_t<sizeof(Key) == 2, std::uint16_t,
+                                                  std::conditional_t<sizeof(Key) == 4, std::uint32_t, std::uint64_t>>>;
+  const std::int64_t tiles[] = {os::default_policy_t<U, parascan::device::sort_detail::no_values>::tile_items,
+                                os::small_n_policy<U, std::uint32_t>::type::tile_items,
+                                os::default_policy_t<U, std::uint32_t>::tile_items};
+  std::vector<std::int64_t> sizes;
+  for (const std::int64_t t : tiles) sizes.insert(sizes.end(), {t - 1, t, t + 1, 2 * t + 1});
+  if (large) sizes.insert(sizes.end(), {os::small_pairs_below - 1, os::small_pairs_below + 1});
+  return sizes;
+}
+
 TYPED_TEST(sort_typed, sizes_and_distributions) {
   using Key = TypeParam;
-  // Onesweep tile edges: 256 × 23 (keys ≤ 4 bytes), 384 × 12 (8-byte keys), 384 × 26 (pairs; 384 × 20
-  // and 384 × 23 before), 384 × 14 (pairs with 8-byte items); the histogram's 4096. The one-block rows'
-  // edges (sort_one_row): 1024 / 1025, 2048 / 2049, 4096 / 4097 and 8192 / 8193.
+  // The Onesweep's tile edges for this key type (onesweep_tile_edges) and the histogram's 4096; the
+  // one-block rows' edges (sort_one_row): 1024 / 1025, 2048 / 2049, 4096 / 4097 and 8192 / 8193; and
+  // the edges of tiles the Onesweep had before (256 × 23, 384 × 12, 384 × 14, 384 × 26).
   std::vector<std::int64_t> sizes = {0, 1, 2, 31, 255, 256, 257, 1024, 1025, 2048, 2049, 3000, 4096, 4097, 4608, 4609, 5376,
                                      5377, 5888, 5889, 7680, 7681, 8192, 8193, 8831, 8832, 8833, 9983, 9984, 9985,
                                      3 * 4096 - 1, 2 * 9984 + 1};
+  const auto edges = onesweep_tile_edges<Key>(!test::small_sizes_only());
+  sizes.insert(sizes.end(), edges.begin(), edges.end());
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   if (!test::small_sizes_only()) sizes.insert(sizes.end(), {65537, (1 << 20) + 7});
   for (std::int64_t n : sizes)
     for (dist d : {dist::uniform, dist::few_unique, dist::sorted, dist::reverse, dist::all_equal}) {
