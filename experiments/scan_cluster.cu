@@ -13,13 +13,10 @@
 //   scan_cluster [log2 n ...]      (default 24 26 28; n a multiple of 4 tiles); exit 1 on a mismatch
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include -I experiments experiments/scan_cluster.cu
 #include <cooperative_groups.h>
-#include <cub/device/device_scan.cuh>
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <vector>
 #include "parascan/device/device_scan.cuh"
-#include "experiment_timing.cuh"
+#include "scan_reference.cuh"
 
 namespace {
 using namespace parascan;
@@ -71,15 +68,10 @@ struct result {
   bool ok;
 };
 
-bool equal_to(const u32* d_out, const std::vector<u32>& want) {
-  std::vector<u32> got(want.size());
-  CK(cudaMemcpy(got.data(), d_out, got.size() * 4, cudaMemcpyDeviceToHost));
-  return got == want;
-}
-
 /// The library's kernel alone (the status reset before it, as in scan_shape_sweep.cu).
 template <int InitialNs>
-result run_library(const u32* in, u32* out, const std::vector<u32>& want, std::int64_t n) {
+result run_library(const scan_reference& r) {
+  const std::int64_t n = r.n;
   using policy = scan_policy_t<256, 32, InitialNs, 100, true, 6>;
   const std::int64_t tiles = n / policy::tile_items;
   void* temp = nullptr;
@@ -88,21 +80,22 @@ result run_library(const u32* in, u32* out, const std::vector<u32>& want, std::i
   const auto launch = [&] {
     CK(storage.init(tiles, 0, false));
     scan_tiles_kernel<policy, block_algorithm::warp_shuffle, prefix_source::look_back, u32>
-        <<<static_cast<unsigned>(tiles), 256>>>(pointer_loader<u32, u32>{in}, pointer_storer<u32>{out}, n, sum{},
+        <<<static_cast<unsigned>(tiles), 256>>>(pointer_loader<u32, u32>{r.in}, pointer_storer<u32>{r.out}, n, sum{},
                                                 scan_mode<u32>{true, true, 0u}, nullptr, nullptr, storage.status,
                                                 nullptr);
     CK(cudaGetLastError());
   };
   const float ms = median_ms({20, 1, 50}, launch);
-  CK(cudaMemset(out, 0x5a, n * 4));
+  CK(cudaMemset(r.out, 0x5a, n * 4));
   launch();
-  const bool ok = equal_to(out, want);
+  const bool ok = r.out_is_right();
   CK(cudaFree(temp));
   return {"library kernel", 1, InitialNs, 6, ms, ok};
 }
 
 template <int C, int InitialNs>
-result run_cluster(const u32* in, u32* out, const std::vector<u32>& want, std::int64_t n) {
+result run_cluster(const scan_reference& r) {
+  const std::int64_t n = r.n;
   using policy = scan_policy_t<256, 32, InitialNs, 100, true, 6>;
   const std::int64_t tiles = n / policy::tile_items, clusters = tiles / C;
   void* temp = nullptr;
@@ -123,12 +116,12 @@ result run_cluster(const u32* in, u32* out, const std::vector<u32>& want, std::i
   CK(cudaOccupancyMaxActiveClusters(&fit, kernel, &config));
   const auto launch = [&] {
     CK(storage.init(clusters, 0, false));
-    CK(cudaLaunchKernelEx(&config, kernel, in, out, n, storage.status));
+    CK(cudaLaunchKernelEx(&config, kernel, static_cast<const u32*>(r.in), r.out, n, storage.status));
   };
   const float ms = median_ms({20, 1, 50}, launch);
-  CK(cudaMemset(out, 0x5a, n * 4));
+  CK(cudaMemset(r.out, 0x5a, n * 4));
   launch();
-  const bool ok = equal_to(out, want);
+  const bool ok = r.out_is_right();
   CK(cudaFree(temp));
   return {"cluster tiles", C, InitialNs, fit, ms, ok};
 }
@@ -140,45 +133,21 @@ int main(int argc, char** argv) {
   std::printf("%-6s %-34s %10s %8s %8s %s\n", "n", "kernel", "ms", "GB/s", "vs_CUB", "check");
   for (const int k : log_sizes(argc, argv, 1, {24, 26, 28})) {
     const std::int64_t n = std::int64_t(1) << k;
-    std::vector<u32> h(static_cast<std::size_t>(n));
-    std::uint64_t x = 4321 + n;
-    for (auto& v : h) v = static_cast<u32>((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 32);
-    u32 *in, *out, *ref;
-    CK(cudaMalloc(&in, n * 4));
-    CK(cudaMalloc(&out, n * 4));
-    CK(cudaMalloc(&ref, n * 4));
-    CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
-    std::size_t b32 = 0, b64 = 0;
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, b32, in, ref, static_cast<int>(n)));
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, b64, in, ref, n));
-    void* cub_temp;
-    CK(cudaMalloc(&cub_temp, std::max(b32, b64)));
-    const float cub_int = median_ms({20, 1, 50}, [&] { CK(cub::DeviceScan::ExclusiveSum(cub_temp, b32, in, ref, static_cast<int>(n))); });
-    const float cub_i64 = median_ms({20, 1, 50}, [&] { CK(cub::DeviceScan::ExclusiveSum(cub_temp, b64, in, ref, n)); });
-    const float cub_ms = std::min(cub_int, cub_i64);
-    const float copy_ms = median_ms({20, 1, 50}, [&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); });
-    std::vector<u32> want(static_cast<std::size_t>(n));
-    CK(cudaMemcpy(want.data(), ref, n * 4, cudaMemcpyDeviceToHost));
+    const scan_reference sr(n);
     const double bytes = 8.0 * n;
-    std::printf("2^%-4d %-34s %10.4f %8.0f\n", k, "cudaMemcpy", copy_ms, bytes / copy_ms / 1e6);
-    std::printf("2^%-4d %-34s %10.4f %8.0f %8.3f ok (int %.4f, int64 %.4f)\n", k, "CUB ExclusiveSum", cub_ms,
-                bytes / cub_ms / 1e6, 1.0, cub_int, cub_i64);
-    const result rs[] = {run_library<3000>(in, out, want, n),    run_cluster<2, 3000>(in, out, want, n),
-                         run_cluster<2, 2000>(in, out, want, n), run_cluster<2, 1000>(in, out, want, n),
-                         run_cluster<2, 0>(in, out, want, n),    run_cluster<4, 3000>(in, out, want, n),
-                         run_cluster<4, 1500>(in, out, want, n), run_cluster<4, 0>(in, out, want, n),
-                         run_library<3000>(in, out, want, n)};
+    std::printf("2^%-4d %-34s %10.4f %8.0f\n", k, "cudaMemcpy", sr.memcpy_ms, bytes / sr.memcpy_ms / 1e6);
+    std::printf("2^%-4d %-34s %10.4f %8.0f %8.3f ok (int %.4f, int64 %.4f)\n", k, "CUB ExclusiveSum", sr.cub_ms,
+                bytes / sr.cub_ms / 1e6, 1.0, sr.cub_int, sr.cub_i64);
+    const result rs[] = {run_library<3000>(sr),    run_cluster<2, 3000>(sr), run_cluster<2, 2000>(sr),
+                         run_cluster<2, 1000>(sr), run_cluster<2, 0>(sr),    run_cluster<4, 3000>(sr),
+                         run_cluster<4, 1500>(sr), run_cluster<4, 0>(sr),    run_library<3000>(sr)};
     for (const auto& r : rs) {
       char what[64];
       std::snprintf(what, sizeof what, "%s C=%d, sleep %d (fit %d)", r.what, r.c, r.initial_ns, r.fit);
-      std::printf("2^%-4d %-34s %10.4f %8.0f %8.3f %s\n", k, what, r.ms, bytes / r.ms / 1e6, cub_ms / r.ms,
+      std::printf("2^%-4d %-34s %10.4f %8.0f %8.3f %s\n", k, what, r.ms, bytes / r.ms / 1e6, sr.cub_ms / r.ms,
                   r.ok ? "ok" : "MISMATCH");
       all_ok = all_ok && r.ok;
     }
-    CK(cudaFree(cub_temp));
-    CK(cudaFree(in));
-    CK(cudaFree(out));
-    CK(cudaFree(ref));
   }
   std::printf("%s\n", all_ok ? "every output equals CUB's" : "SOME OUTPUTS DIFFER FROM CUB'S");
   return all_ok ? 0 : 1;

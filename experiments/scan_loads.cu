@@ -11,13 +11,12 @@
 // the library's shape (vec smem /6, idx) with streaming hints 0.8010 against 0.8052–0.8056 ms at 2^28
 // (+0.5%), 0.0576 against 0.0584–0.0594 at 2^24 (+1.4–3%); not adopted yet (performance.md entry 56).
 //   scan_loads [log2 n ...]      (default 24 26 28); exit 1 on a mismatch
-#include <cub/device/device_scan.cuh>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
 #include "parascan/device/device_scan.cuh"
-#include "experiment_timing.cuh"
+#include "scan_reference.cuh"
 #include "u32_tile_seed.cuh"
 
 namespace {
@@ -184,30 +183,15 @@ int main(int argc, char** argv) {
   std::printf("%-6s %-40s %10s %8s %8s %8s %s\n", "n", "variant", "ms", "GB/s", "of_copy", "vs_CUB", "check");
   for (int k : logs) {
     const long long n = 1ll << k;
-    std::vector<u32> h(static_cast<std::size_t>(n));
-    std::uint64_t x = 4321 + n;
-    for (auto& v : h) v = static_cast<u32>((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 32);
-    u32 *in, *out, *ref;
-    CK(cudaMalloc(&in, n * 4));
-    CK(cudaMalloc(&out, n * 4));
-    CK(cudaMalloc(&ref, n * 4));
-    CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
-    std::size_t cub_bytes = 0, cub_bytes64 = 0;
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, cub_bytes, in, ref, static_cast<int>(n)));
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, cub_bytes64, in, ref, static_cast<std::int64_t>(n)));
-    void* cub_temp;
-    CK(cudaMalloc(&cub_temp, std::max(cub_bytes, cub_bytes64)));
-    const float cub_int = median_ms({20, 1, 50}, [&] { CK(cub::DeviceScan::ExclusiveSum(cub_temp, cub_bytes, in, ref, static_cast<int>(n))); });
-    const float cub_i64 = median_ms({20, 1, 50}, [&] { CK(cub::DeviceScan::ExclusiveSum(cub_temp, cub_bytes64, in, ref, static_cast<std::int64_t>(n))); });
-    const float cub_ms = std::min(cub_int, cub_i64);
-    const float memcpy_ms = median_ms({20, 1, 50}, [&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); });
+    const scan_reference sr(n);
+    u32 *in = sr.in, *out = sr.out;
+    const float cub_int = sr.cub_int, cub_i64 = sr.cub_i64, cub_ms = sr.cub_ms, memcpy_ms = sr.memcpy_ms;
     const float copyk_ms = median_ms({20, 1, 50}, [&] {
       copy_kernel<<<132 * 8, 256>>>(reinterpret_cast<const uint4*>(in), reinterpret_cast<uint4*>(out), n / 4);
       CK(cudaGetLastError());
     });
     const float copy_ms = std::min(memcpy_ms, copyk_ms);
-    std::vector<u32> want(static_cast<std::size_t>(n));
-    CK(cudaMemcpy(want.data(), ref, n * 4, cudaMemcpyDeviceToHost));
+    const std::vector<u32>& want = sr.want;
     std::vector<row> rows = {{"cudaMemcpy D2D", memcpy_ms, true}, {"copy kernel (16 B)", copyk_ms, true},
                              {"CUB int count", cub_int, true}, {"CUB int64 count", cub_i64, true}};
     const bench_ctx c{in, out, &want, n, &rows};
@@ -253,10 +237,6 @@ int main(int argc, char** argv) {
       all_ok = all_ok && r.ok;
     }
     std::fflush(stdout);
-    CK(cudaFree(cub_temp));
-    CK(cudaFree(in));
-    CK(cudaFree(out));
-    CK(cudaFree(ref));
   }
   return all_ok ? 0 : 1;
 }

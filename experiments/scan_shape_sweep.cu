@@ -6,14 +6,13 @@
 // counts, the faster divides) and cudaMemcpy in the same process; every output checked word for word
 // against CUB's (performance.md entries 14, 53, 61).
 //   scan_shape_sweep [log2 n ...]      (default 24 28); exit 1 on a mismatch
-#include <cub/device/device_scan.cuh>
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 #include "parascan/device/device_scan.cuh"
-#include "experiment_timing.cuh"
+#include "scan_reference.cuh"
 
 namespace {
 using namespace parascan;
@@ -63,25 +62,10 @@ int main(int argc, char** argv) {
   std::printf("%-6s %-12s %10s %8s %8s %s\n", "n", "shape", "ms", "GB/s", "vs_CUB", "check");
   for (int k : logs) {
     const std::int64_t n = std::int64_t(1) << k;
-    std::vector<std::uint32_t> h(static_cast<std::size_t>(n));
-    std::uint64_t x = 4321 + n;
-    for (auto& v : h) v = static_cast<std::uint32_t>((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 32);
-    std::uint32_t *in, *out, *ref;
-    CK(cudaMalloc(&in, n * 4));
-    CK(cudaMalloc(&out, n * 4));
-    CK(cudaMalloc(&ref, n * 4));
-    CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
-    std::size_t b32 = 0, b64 = 0;
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, b32, in, ref, static_cast<int>(n)));
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, b64, in, ref, n));
-    void* cub_temp;
-    CK(cudaMalloc(&cub_temp, std::max(b32, b64)));
-    const float cub_int = median_ms({20, 1, 50}, [&] { CK(cub::DeviceScan::ExclusiveSum(cub_temp, b32, in, ref, static_cast<int>(n))); });
-    const float cub_i64 = median_ms({20, 1, 50}, [&] { CK(cub::DeviceScan::ExclusiveSum(cub_temp, b64, in, ref, n)); });
-    const float cub_ms = std::min(cub_int, cub_i64);
-    const float copy_ms = median_ms({20, 1, 50}, [&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); });
-    std::vector<std::uint32_t> want(static_cast<std::size_t>(n));
-    CK(cudaMemcpy(want.data(), ref, n * 4, cudaMemcpyDeviceToHost));
+    const scan_reference sr(n);
+    std::uint32_t *in = sr.in, *out = sr.out;
+    const std::vector<std::uint32_t>& want = sr.want;
+    const float cub_ms = sr.cub_ms, cub_int = sr.cub_int, cub_i64 = sr.cub_i64, copy_ms = sr.memcpy_ms;
     const double bytes = 8.0 * n;
     std::printf("2^%-4d %-26s %10.4f %8.0f %8s %s\n", k, "copy", copy_ms, bytes / copy_ms / 1e6, "", "");
     std::printf("2^%-4d %-26s %10.4f %8.0f %8.2f ok (int %.4f, int64 %.4f)\n", k, "CUB", cub_ms, bytes / cub_ms / 1e6, 1.0,
@@ -103,10 +87,6 @@ int main(int argc, char** argv) {
                   r.ok ? "ok" : "MISMATCH");
       all_ok = all_ok && r.ok;
     }
-    CK(cudaFree(cub_temp));
-    CK(cudaFree(in));
-    CK(cudaFree(out));
-    CK(cudaFree(ref));
   }
   return all_ok ? 0 : 1;
 }
