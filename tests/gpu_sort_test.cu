@@ -161,9 +161,7 @@ TYPED_TEST_SUITE(sort_typed, key_types);
 template <class Key>
 std::vector<std::int64_t> onesweep_tile_edges(bool large) {
   namespace os = parascan::device::onesweep;
-  using U = std::conditional_t<sizeof(Key) == 1, std::uint8_t,
-                               std::conditional_t<sizeof(Key) == 2, std::uint16_t,
-                                                  std::conditional_t<sizeof(Key) == 4, std::uint32_t, std::uint64_t>>>;
+  using U = typename key_bits_of<Key>::type;  // the bits radix_sort_keys sorts Key by
   const std::int64_t tiles[] = {os::default_policy_t<U, parascan::device::sort_detail::no_values>::tile_items,
                                 os::small_n_policy<U, std::uint32_t>::type::tile_items,
                                 os::default_policy_t<U, std::uint32_t>::tile_items};
