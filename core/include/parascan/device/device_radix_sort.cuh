@@ -145,6 +145,9 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
   const bool onesweep = o.algorithm == sort_algorithm::onesweep;
   const int passes = n <= 1 ? 0 : (end_bit - o.begin_bit + digit_bits - 1) / digit_bits;
   const bool wide = n > static_cast<std::int64_t>(UINT32_MAX);
+  // The Onesweep's tiles: 32-bit output positions, or 64-bit ones past 2^32 keys (`wide`).
+  using onesweep_policy = onesweep::default_policy_t<U, V>;
+  using onesweep_wide_policy = onesweep::default_policy_t<U, V, std::uint64_t>;
   const chunking ch = chunks_of(n > 0 ? n : 1);
   const std::int64_t digits = std::int64_t(1) << digit_bits;
   // Temporary storage: the keys' and values' second buffers, then per algorithm the counts and their
@@ -167,10 +170,8 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
       if (align_up(bv) > split_bytes) split_bytes = align_up(bv);
     }
   } else if (onesweep) {
-    using policy = onesweep::default_policy_t<U, V>;
-    using wide_policy = onesweep::default_policy_t<U, V, std::uint64_t>;
-    counts_bytes = wide ? onesweep::temp_bytes<wide_policy, std::uint64_t>(n, passes)
-                        : onesweep::temp_bytes<policy, std::uint32_t>(n, passes);
+    counts_bytes = wide ? onesweep::temp_bytes<onesweep_wide_policy, std::uint64_t>(n, passes)
+                        : onesweep::temp_bytes<onesweep_policy, std::uint32_t>(n, passes);
     if constexpr (onesweep::small_n_policy<U, V>::applies) {
       // The small tiles' storage for min(n, the line): storage sized for n then serves any smaller n too.
       using small = typename onesweep::small_n_policy<U, V>::type;
@@ -253,7 +254,6 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
     return cudaSuccess;
   }
   if (onesweep) {
-    using policy = onesweep::default_policy_t<U, V>;
     const onesweep::pass_set ps{o.begin_bit, end_bit, passes, kind, o.descending};
     const onesweep::buffers<U, V> io{keys_in, keys_out, key_temp, values_in, values_out, value_temp};
     if constexpr (onesweep::small_n_policy<U, V>::applies) {
@@ -261,9 +261,8 @@ cudaError_t sort(void* d_temp, std::size_t& temp_bytes, const U* keys_in, U* key
         return onesweep::run<typename onesweep::small_n_policy<U, V>::type, std::uint32_t>(t, io, n, ps, stream,
                                                                                           o.debug_synchronous);
     }
-    using wide_policy = onesweep::default_policy_t<U, V, std::uint64_t>;
-    return wide ? onesweep::run<wide_policy, std::uint64_t>(t, io, n, ps, stream, o.debug_synchronous)
-                : onesweep::run<policy, std::uint32_t>(t, io, n, ps, stream, o.debug_synchronous);
+    return wide ? onesweep::run<onesweep_wide_policy, std::uint64_t>(t, io, n, ps, stream, o.debug_synchronous)
+                : onesweep::run<onesweep_policy, std::uint32_t>(t, io, n, ps, stream, o.debug_synchronous);
   }
   void* counts = t;
   t += counts_bytes;
