@@ -5,8 +5,9 @@
 // size: CUB's SortKeys / SortPairs in both count forms (the faster divides), then run() at each shape,
 // each output compared with CUB's on the device (keys and values), and the
 // histogram kernel timed alone (the sort's first launch, identical for every shape).
-//   sort_tile_shapes [u32 | u32v64] [log2 n ...]   (default 20 24 28 30); exit 1 if any output differs
-//   from CUB's. u32v64: 4-byte keys with 8-byte values alone.
+//   sort_tile_shapes [u32 | u32v64 | big | check] [log2 n ...]   (default 20 24 28 30); exit 1 if any output
+//   differs from CUB's. u32v64: 4-byte keys with 8-byte values alone; big: pairs and argsort tiles past
+//   48 KB of keys (sweep_big); check: the tiles stop 57 adopted alone. SORT_SHAPES_REPS: timed runs a row.
 // Keys: splitmix64 of the index cut to the key's width (uniform); values: the index (pairs: given;
 // argsort: made by the first pass).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include -I experiments experiments/sort_tile_shapes.cu
@@ -24,6 +25,8 @@ using parascan::device::sort_detail::no_values;
 using mm = parascan::warp::match_method;
 
 int g_wrong = 0;
+// Timed runs a row (SORT_SHAPES_REPS, default 10; 1 under compute-sanitizer, where only the checks count).
+timing_options g_timing{10, 2, 200};
 
 template <class T>
 __global__ void iota_kernel(T* p, long long n) {
@@ -95,8 +98,8 @@ struct shape_case {
     call(nullptr, b64, n);
     void* t;
     CK(cudaMalloc(&t, b32 > b64 ? b32 : b64));
-    const float a = median_ms({10, 2, 200}, [&] { call(t, b32, static_cast<int>(n)); });
-    const float b = median_ms({10, 2, 200}, [&] { call(t, b64, n); });
+    const float a = median_ms(g_timing, [&] { call(t, b32, static_cast<int>(n)); });
+    const float b = median_ms(g_timing, [&] { call(t, b64, n); });
     CK(cudaFree(t));
     cub = a < b ? a : b;
     std::printf("%s 2^%d: CUB int %.4f ms, int64 %.4f ms\n", name().c_str(), __builtin_ctzll(n), a, b);
@@ -119,7 +122,7 @@ struct shape_case {
     CK(cudaDeviceSynchronize());
     const long long bad = differences(out, ref, n) + (pairs ? differences(vout, vref, n) : 0);
     g_wrong += bad != 0;
-    const float ms = median_ms({10, 2, 200}, f);
+    const float ms = median_ms(g_timing, f);
     std::printf("  %-26s %8.4f ms  %6.3fx CUB  %s\n", label, ms, cub / ms, bad ? "WRONG" : "ok");
   }
   /// The histogram kernel alone (every shape's first launch; its scan and plan included).
@@ -193,12 +196,46 @@ void sweep_narrow(std::int64_t n) {
   c.histogram_row();
 }
 
+/// Tiles whose keys' stage passes the 48 KB of static shared memory, so it goes to dynamic shared memory
+/// (pass.cuh, keys_stage_dynamic; stop 57): the default tile first and last (the drift), larger ones between.
+/// The pairs sweeps above stopped at 384 x 30 (4-byte keys) and 384 x 15 (8-byte keys) for that limit,
+/// and gained ~0.9% a step of two items on the way there.
+template <class K, class V, bool Argsort>
+void sweep_big(std::int64_t n) {
+  shape_case<K, V, Argsort> c(n);
+  c.time_cub();
+  if constexpr (sizeof(K) == 4) {  // 4-byte values or argsort: 48 KB of keys + 48 KB of values a block at 384 x 32
+    ROW_LB(384, 30, 2, 2);  // the default since stop 55
+    ROW_LB(384, 32, 2, 2); ROW(384, 32, 2); ROW_LB(512, 24, 2, 2); ROW_LB(512, 22, 2, 2);
+    ROW_LB(384, 30, 2, 2);
+  } else if constexpr (sizeof(V) == 4) {  // 8-byte keys with 4-byte values or argsort
+    ROW_LB(384, 15, 2, 2);  // the default since stop 55
+    ROW_LB(384, 16, 2, 2); ROW_LB(384, 18, 2, 2); ROW_LB(384, 20, 2, 2); ROW(384, 18, 2);
+    ROW_LB(384, 15, 2, 2);
+  } else {  // 8-byte keys with 8-byte values: 384 x 18 is 108 KB a block, two an SM
+    ROW(384, 15, 2);  // the default since stop 55
+    ROW(384, 16, 2); ROW_LB(384, 16, 2, 2); ROW(384, 18, 2);
+    ROW(384, 15, 2);
+  }
+}
+
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  const bool narrow = mode == "u32", v64 = mode == "u32v64";
-  for (const int lg : log_sizes(argc, argv, narrow || v64 ? 2 : 1, {20, 24, 28, 30})) {
+  const bool narrow = mode == "u32", v64 = mode == "u32v64", big = mode == "big", check = mode == "check";
+  if (const char* r = std::getenv("SORT_SHAPES_REPS")) g_timing = {std::atoi(r), 0, 0};
+  for (const int lg : log_sizes(argc, argv, narrow || v64 || big || check ? 2 : 1, {20, 24, 28, 30})) {
     const std::int64_t n = std::int64_t(1) << lg;
-    if (v64) {
+    if (mode == "check") {  // the shapes stop 57 adopted, alone (for compute-sanitizer)
+      { shape_case<std::uint64_t, std::uint32_t, false> c(n); c.time_cub(); ROW_LB(384, 20, 2, 2); }
+      { shape_case<std::uint64_t, std::uint32_t, true> c(n); c.time_cub(); ROW_LB(384, 20, 2, 2); }
+      { shape_case<std::uint32_t, std::uint64_t, false> c(n); c.time_cub(); ROW_LB(384, 16, 2, 2); }
+    } else if (big) {
+      sweep_big<std::uint32_t, std::uint32_t, false>(n);
+      sweep_big<std::uint32_t, std::uint32_t, true>(n);
+      sweep_big<std::uint64_t, std::uint32_t, false>(n);
+      sweep_big<std::uint64_t, std::uint32_t, true>(n);
+      sweep_big<std::uint64_t, std::uint64_t, false>(n);
+    } else if (v64) {
       sweep_narrow<std::uint64_t, false>(n);
     } else if (narrow) {
       sweep_narrow<no_values, false>(n);

@@ -6,6 +6,9 @@
 #   scripts/sanitize_tests.sh OUTDIR GTEST_FILTER TOOL...     e.g.  "sort_test.*:sort_typed/4.*" racecheck synccheck
 #
 # Environment: PARASCAN_BUILD_DIR (default build-gpu), JOBS (default 8), LIMIT (seconds per test, default 280),
+# VARIANTS (space-separated NAME=VALUE settings: each test runs once per setting, as its own process, e.g.
+# "PARASCAN_TEST_SORT_ALGORITHMS=onesweep PARASCAN_TEST_SORT_ALGORITHMS=split1" takes a sort test's
+# algorithms apart; the runs together make the test's checks),
 # SANITIZER_ARGS (more compute-sanitizer options: e.g. "--kernel-name kns=onesweep" in one call and
 # "--kernel-name-exclude kns=onesweep" in another split a long test's kernels between two runs).
 # OUTDIR/<tool>.<test>.log per run; OUTDIR/sanitize-summary.txt: one line per run (clean, ERRORS,
@@ -28,22 +31,23 @@ tests=$("$binary" --gtest_filter="$filter" --gtest_list_tests | awk '
   /^  /   { print suite $1 }')
 if [ -z "$tests" ]; then echo "no test matches $filter" | tee "$summary"; exit 2; fi
 
-run_one() {  # run_one TOOL TEST
-  local tool=$1 test=$2 log=$out/$1.${2//\//_}.log t0=$(date +%s)
+run_one() {  # run_one TOOL TEST [NAME=VALUE]
+  local tool=$1 test=$2 variant=${3:-} t0=$(date +%s)
+  local log=$out/$1.${2//\//_}${variant:+.${variant//[^A-Za-z0-9_.-]/_}}.log
   # shellcheck disable=SC2086  # $extra: options split on spaces
-  PARASCAN_TEST_SMALL=1 timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 $extra \
+  env ${variant:+"$variant"} PARASCAN_TEST_SMALL=1 timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 $extra \
     "$binary" --gtest_filter="$test" --gtest_brief=1 > "$log" 2>&1
   local rc=$? verdict
   case $rc in 0) verdict=clean ;; 124) verdict=TIMEOUT ;; *) verdict="ERRORS (exit $rc)" ;; esac
   if [ $rc -eq 0 ] && grep -q '^\[  SKIPPED \]' "$log"; then verdict=SKIPPED; fi
-  printf '%-10s %-62s %-16s %4ds  %s\n' "$tool" "$test" "$verdict" $(( $(date +%s) - t0 )) \
+  printf '%-10s %-62s %-16s %4ds  %s\n' "$tool" "$test${variant:+ [$variant]}" "$verdict" $(( $(date +%s) - t0 )) \
     "$(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' "$log" | tail -1)"
 }
 export -f run_one
 export out limit binary extra
 
-for tool in "$@"; do for t in $tests; do echo "$tool $t"; done; done |
-  xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1"' | sort > "$summary.runs"
+for tool in "$@"; do for t in $tests; do for v in ${VARIANTS:--}; do echo "$tool $t $v"; done; done; done |
+  xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1" "${2#-}"' | sort > "$summary.runs"
 runs=$(wc -l < "$summary.runs") clean=$(grep -c ' clean ' "$summary.runs")
 {
   cat "$summary.runs"

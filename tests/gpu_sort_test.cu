@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 #include "gpu_test.hpp"
@@ -61,8 +63,27 @@ std::vector<F> special_floats(std::uint64_t seed, int copies = 40) {
   return v;
 }
 
-constexpr sort_algorithm all_algorithms[] = {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8,
-                                             sort_algorithm::onesweep};
+/// The algorithms the tests check: all four, or those named in PARASCAN_TEST_SORT_ALGORITHMS (a comma
+/// list, e.g. "onesweep" or "split1,split4"), so that a sanitizer run can take a long test's algorithms
+/// one process each (scripts/sanitize_tests.sh VARIANTS; split1's 32 passes of small launches dominate
+/// such a test under compute-sanitizer). An unknown name fails the test that asked.
+std::vector<sort_algorithm> algorithms_under_test() {
+  const std::vector<sort_algorithm> all = {sort_algorithm::split1, sort_algorithm::split4, sort_algorithm::split8,
+                                           sort_algorithm::onesweep};
+  const char* env = std::getenv("PARASCAN_TEST_SORT_ALGORITHMS");
+  if (env == nullptr || *env == '\0') return all;
+  std::vector<sort_algorithm> chosen;
+  std::string_view rest(env);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view name = rest.substr(0, comma);
+    const auto alg = parse_sort_algorithm(name);
+    if (alg) chosen.push_back(*alg);
+    else ADD_FAILURE() << "PARASCAN_TEST_SORT_ALGORITHMS names no sort algorithm: '" << name << "'";
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return chosen;
+}
 
 /// Sorts `keys` (and values when `pairs`) with every algorithm; compares keys and values bitwise
 /// with the CPU stable sort and, where CUB has the types, with cub::DeviceRadixSort.
@@ -80,7 +101,7 @@ void check_sort(const std::vector<Key>& keys, int begin_bit, int end_bit, bool d
   device_buffer<std::uint32_t> d_vin(n), d_vout(n), d_vcub(n);
   d_in.copy_from_host(keys.data(), n);
   d_vin.copy_from_host(values.data(), n);
-  for (sort_algorithm alg : all_algorithms) {
+  for (sort_algorithm alg : algorithms_under_test()) {
     sort_options o;
     o.algorithm = alg;
     o.begin_bit = begin_bit;
@@ -291,7 +312,7 @@ void check_argsort(const std::vector<Key>& keys, bool descending, const char* wh
   device_buffer<Key> d_in(n), d_out(n);
   device_buffer<Position> d_perm(n);
   d_in.copy_from_host(keys.data(), n);
-  for (sort_algorithm alg : all_algorithms) {
+  for (sort_algorithm alg : algorithms_under_test()) {
     sort_options o;
     o.algorithm = alg;
     o.descending = descending;
@@ -387,7 +408,7 @@ TEST_P(sort_values, values_of_every_width_and_argsort) {
     const auto want = argsort ? std::vector<V>() : validation::permuted(values, order);
     device_buffer<V> d_v(n), d_vout(n);
     d_v.copy_from_host(values.data(), n);
-    for (sort_algorithm alg : all_algorithms) {
+    for (sort_algorithm alg : algorithms_under_test()) {
       sort_options o;
       o.algorithm = alg;
       o.debug_synchronous = true;

@@ -25,17 +25,20 @@ namespace parascan::device::onesweep {
 /// (80 registers), reading two predecessors' status words at once in the look-back, 1.15 / 1.10 / 1.10×
 /// where the H100's 256 × 23 at 4 read 1.14 / 1.06 / 1.06×; with 4-byte values 384 × 30 at 2 reading two,
 /// pairs 1.08 / 1.06 / 1.07× and argsort 1.10 / 1.09 / 1.10× where 384 × 26 at 2 (H100, entry 25) read
-/// 1.05 / 1.03 / 1.03× and 1.06 / 1.05 / 1.05×. 8-byte keys (the same sweeps): alone 256 × 20 at 3
-/// reading two, 1.20 / 1.18 / 1.18× where 384 × 12 at 3 read 1.06 / 1.04 / 1.04×; with 4-byte values
-/// 384 × 15 at 2 reading two (1.03 / 1.00 / 1.01× against 0.99 / 0.96 / 0.95×); with 8-byte values
-/// 384 × 15 at 2 reading one (1.07 / 1.05 / 1.05× against 1.06 / 1.03 / 1.03×). 4-byte keys with 8-byte
-/// values (stop 56): 384 × 20 at 2 reading one, 1.06 / 1.07 / 1.07× where 384 × 14 at 2 read 0.98 / 0.96 /
-/// 0.96×. 1- and 2-byte keys keep the H100's shapes (keys 256 × 23 at 4 reading two; pairs of ≤ 4-byte
-/// items 384 × 26 at 2; with 8-byte values 384 × 14 at 2, not swept). The keys' stage is static shared memory,
-/// which caps a tile at 48 KB of keys (384 × 30 of 4-byte keys, ~5,900 8-byte keys). Values wait in a
-/// stage of their own (dynamic shared memory, pass.cuh). Offset: the pass's output positions; with
-/// 64-bit ones (more than 2^32 keys) the pass's static shared memory grows by 1 KB, so pairs take one
-/// item a thread fewer (4-byte keys 384 × 29, 8-byte keys 384 × 14) to stay within 48 KB.
+/// 1.05 / 1.03 / 1.03× and 1.06 / 1.05 / 1.05× (past it, 384 × 32 and 512 × 24 read 1.00–1.03× at 2^28,
+/// entry 67). 8-byte keys (the same sweeps): alone 256 × 20 at 3 reading two, 1.20 / 1.18 / 1.18× where
+/// 384 × 12 at 3 read 1.06 / 1.04 / 1.04×; with 4-byte values (argsort too) 384 × 20 at 2 reading two since
+/// stop 57 (entry 67, sort_tile_shapes `big`): pairs 1.08 / 1.07 / 1.07× and argsort 1.09 / 1.08 / 1.08×
+/// where 384 × 15 at 2 reading two read 1.02 / 1.00 / 1.01× and 1.03 / 1.01 / 1.01×; with 8-byte values
+/// 384 × 15 at 2 reading one (1.07 / 1.05 / 1.05× against 1.06 / 1.03 / 1.03×; 384 × 16 and 18 lose).
+/// 4-byte keys with 8-byte values (stop 56): 384 × 20 at 2 reading one, 1.06 / 1.07 / 1.07× where 384 × 14
+/// at 2 read 0.98 / 0.96 / 0.96×. 1- and 2-byte keys keep the H100's shapes (keys 256 × 23 at 4 reading
+/// two; pairs of ≤ 4-byte items 384 × 26 at 2; with 8-byte values 384 × 14 at 2, not swept). The keys'
+/// stage is static shared memory while it and the kernel's other arrays fit 48 KB, dynamic past that
+/// (keys_stage_dynamic, pass.cuh: 384 × 20 of 8-byte keys); values wait in a stage of their own (dynamic
+/// shared memory). Offset: the pass's output positions; with 64-bit ones (more than 2^32 keys) the
+/// pass's static shared memory grows by 1 KB, so the tiles whose stages stay static take one item a thread
+/// fewer (4-byte keys with 4-byte values 384 × 29, 8-byte keys with 8-byte values 384 × 14).
 template <class U, class V, class Offset = std::uint32_t>
 struct default_policy {
   static constexpr bool pairs = !std::is_same_v<V, no_values>;
@@ -45,8 +48,7 @@ struct default_policy {
                                   std::conditional_t<(sizeof(U) == 4), policy<256, 32, 3, ballots, 2>,
                                                      policy<256, 23, 4, ballots, 2>>>;
   static constexpr int fewer = sizeof(Offset) == 8 ? 1 : 0;  // 64-bit positions: 1 KB more static smem
-  using wide_pairs = std::conditional_t<(sizeof(V) <= 4), policy<384, 15 - fewer, 2, ballots, 2>,
-                                        policy<384, 15 - fewer, 2>>;
+  using wide_pairs = std::conditional_t<(sizeof(V) <= 4), policy<384, 20, 2, ballots, 2>, policy<384, 15 - fewer, 2>>;
   using narrow_pairs = std::conditional_t<(widest > 4), std::conditional_t<(sizeof(U) == 4), policy<384, 20, 2>, policy<384, 14, 2>>,
                                           std::conditional_t<(sizeof(U) == 4), policy<384, 30 - fewer, 2, ballots, 2>,
                                                              policy<384, 26, 2>>>;
@@ -55,17 +57,31 @@ struct default_policy {
 template <class U, class V, class Offset = std::uint32_t>
 using default_policy_t = typename default_policy<U, V, Offset>::type;
 
-/// Pairs of ≤ 4-byte items (argsort's 4-byte positions too) of fewer than `small_pairs_below` keys take
-/// 384 × 16 tiles: there the default tiles are fewer than an H100 or H200 has SMs (384 × 26 made 105 at
-/// 2^20 for 132). H100, against CUB 3.5 (performance.md entries 43, 51): at 2^20 pairs 85.1 → 79.4 µs,
-/// argsort 83.8 → 76.3; at 2^21 the default tile (then 384 × 26) was the faster (115.8 against 124.6 µs),
-/// so the line sits where the 4-byte keys' default tiles (384 × 30 since entry 65) reach 132.
+/// Pairs (argsort's positions too) of fewer than `small_pairs_below` keys take smaller tiles: there the
+/// default tiles are fewer than an H100 or H200 has SMs (384 × 26 made 105 at 2^20 for 132).
+/// - ≤ 4-byte keys and values: 384 × 16. H100, against CUB 3.5 (performance.md entries 43, 51): at 2^20
+///   pairs 85.1 → 79.4 µs, argsort 83.8 → 76.3; at 2^21 the default tile (then 384 × 26) was the faster
+///   (115.8 against 124.6 µs), so the line sits where the 4-byte keys' default tiles (384 × 30 since
+///   entry 65) reach 132.
+/// - 4-byte keys with 8-byte values: 384 × 16 reading two, 0.0763 ms at 2^20 on the H200 where the
+///   default 384 × 20 read 0.0806–0.0825 (entry 67, sort_tile_shapes `u32v64`).
+/// - 8-byte keys with 4-byte values: 384 × 15 reading two (their default before stop 57), 0.143–0.145 ms
+///   at 2^20 where 384 × 20 read 0.157–0.158; at 2^21 the two are within 2% (entry 67).
+/// 1- and 2-byte keys with 8-byte values, and 8-byte keys with 8-byte values, keep their default tiles.
 constexpr std::int64_t small_pairs_below = std::int64_t(132) * 384 * 30;
 template <class U, class V>
 struct small_n_policy {
   static constexpr bool pairs = !std::is_same_v<V, no_values>;
-  static constexpr bool applies = pairs && sizeof(U) <= 4 && sizeof(V) <= 4;
-  using type = std::conditional_t<applies, policy<384, 16, 2>, default_policy_t<U, V>>;
+  static constexpr bool narrow = sizeof(U) <= 4 && sizeof(V) <= 4;
+  static constexpr bool narrow_keys_wide_values = sizeof(U) == 4 && sizeof(V) == 8;
+  static constexpr bool wide_keys_narrow_values = sizeof(U) == 8 && sizeof(V) <= 4;
+  static constexpr bool applies = pairs && (narrow || narrow_keys_wide_values || wide_keys_narrow_values);
+  static constexpr auto ballots = warp::match_method::ballots;
+  using type = std::conditional_t<
+      !applies, default_policy_t<U, V>,
+      std::conditional_t<narrow, policy<384, 16, 2>,
+                         std::conditional_t<narrow_keys_wide_values, policy<384, 16, 2, ballots, 2>,
+                                            policy<384, 15, 2, ballots, 2>>>>;
 };
 
 /// Status words of every launch at most this many bytes in all: they get a region each, cleared with
@@ -158,7 +174,7 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
       Offset* bins_out = q + 1 < layout.portions ? handoff + (q % 2) * digits : nullptr;
       const auto launch = [&](auto float_keys) {
         constexpr bool is_float = decltype(float_keys)::value;
-        constexpr std::size_t smem = pass_dynamic_smem<Policy, V>();
+        constexpr std::size_t smem = pass_dynamic_smem<Policy, typename Io::item_type, V, Offset>();
         using digit_type = typename Io::template digit_type<is_float>;
         const auto kernel = pass_kernel<Policy, Io, digit_type, Offset>;
         if constexpr (smem > 0) {  // the values' own stage: static + dynamic may pass the 48 KB default

@@ -62,11 +62,40 @@ struct policy {
   static_assert(Items <= 32, "no tile of more than 32 items a thread has passed compute-sanitizer");
 };
 
-/// Dynamic shared memory of the pass kernel: the values' stage (none for keys only). Values wait
-/// there, at their keys' ranks, while the keys wait in the static stage; one loop scatters both.
+/// The keys' stage of the pass kernel: first the warps' digit counts, then the tile's keys in sorted order.
+template <class Policy, class U>
+constexpr std::size_t keys_stage_bytes() {
+  const std::size_t counts = std::size_t(Policy::threads / 32) * digits * sizeof(unsigned);
+  const std::size_t keys = sizeof(U) * Policy::tile_items;
+  return counts > keys ? counts : keys;
+}
+/// Whether the keys' stage lies in dynamic shared memory: where it and the kernel's other static arrays
+/// (two per digit, one per warp, two words, 64 bytes for alignment) would pass the 48 KB a kernel's
+/// static shared memory may hold. Such tiles (default_policy's 384 × 20 of 8-byte keys with 4-byte
+/// values; 384 × 32 of 4-byte keys in sort_tile_shapes `big`) put the stage behind the values'.
+template <class Policy, class U, class Offset>
+constexpr bool keys_stage_dynamic() {
+  const std::size_t others = digits * (sizeof(Offset) + sizeof(unsigned)) + (Policy::threads / 32 + 2) * sizeof(unsigned);
+  return keys_stage_bytes<Policy, U>() + others + 64 > std::size_t(48) << 10;
+}
+/// Where the values' stage ends in dynamic shared memory (the keys' stage, when dynamic, starts there).
 template <class Policy, class V>
+constexpr std::size_t values_stage_bytes() {
+  return std::is_same_v<V, no_values> ? 0 : (sizeof(V) * Policy::tile_items + 15) / 16 * 16;
+}
+/// Dynamic shared memory of the pass kernel: the values' stage (none for keys only), then the keys'
+/// stage where keys_stage_dynamic. Values wait there, at their keys' ranks, while the keys wait in
+/// theirs; one loop scatters both.
+template <class Policy, class U, class V, class Offset>
 constexpr std::size_t pass_dynamic_smem() {
-  return std::is_same_v<V, no_values> ? 0 : sizeof(V) * Policy::tile_items;
+  return values_stage_bytes<Policy, V>() + (keys_stage_dynamic<Policy, U, Offset>() ? keys_stage_bytes<Policy, U>() : 0);
+}
+
+/// The keys' stage: the static one, or the dynamic one at `dynamic`.
+template <bool Dynamic, class Storage, class Static>
+__device__ __forceinline__ Storage& keys_stage(Static& static_stage, unsigned char* dynamic) {
+  if constexpr (Dynamic) return *reinterpret_cast<Storage*>(dynamic);
+  else return static_stage;
 }
 
 /// The codec a pass's ends use: key_codec::integer_form() where Digit::float_keys is false (integer
@@ -160,7 +189,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     unsigned warp_hist[n_warps][digits];  // per warp: count, then running place of each digit
     U stage[tile_items];                  // the tile's keys in sorted order
   };
-  __shared__ alignas(16) storage s;
+  constexpr bool stage_dynamic = keys_stage_dynamic<Policy, U, Offset>();
+  __shared__ alignas(16) std::conditional_t<stage_dynamic, unsigned, storage> static_stage;
   __shared__ Offset base[digits];  // first the digit's first place in the tile, then the output
                                    // position of the tile's sorted item 0, per digit (modular)
   __shared__ unsigned tile_count[digits];
@@ -168,6 +198,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   __shared__ unsigned tile_shared;
   __shared__ int one_digit;  // ≥ 0: every key of the tile has this digit
   extern __shared__ __align__(16) unsigned char pass_dynamic[];  // the values' stage (pass_dynamic_smem)
+  storage& s = keys_stage<stage_dynamic, storage>(static_stage, pass_dynamic + values_stage_bytes<Policy, V>());
 
   // Launched after the previous kernel by programmatic dependent launch (when the sort's status words
   // are cleared up front): every block of this pass has started before the next one's blocks may, so

@@ -136,7 +136,7 @@ cudaError_t run_rows(void* temp, const Io& io, std::int64_t rows, std::int64_t l
   for (int p = 0; p < ps.passes; ++p) {
     const auto launch = [&](auto float_keys) {
       constexpr bool is_float = decltype(float_keys)::value;
-      constexpr std::size_t smem = pass_dynamic_smem<Policy, V>();
+      constexpr std::size_t smem = pass_dynamic_smem<Policy, typename Io::item_type, V, Offset>();
       using digit_type = typename Io::template digit_type<is_float>;
       const auto kernel = pass_kernel<Policy, Io, digit_type, Offset, row_tiling<Policy::tile_items>>;
       if constexpr (smem > 0) {
