@@ -211,6 +211,7 @@ void sweep_big(std::int64_t n) {
   } else if constexpr (sizeof(V) == 4) {  // 8-byte keys with 4-byte values or argsort
     ROW_LB(384, 15, 2, 2);  // the default since stop 55
     ROW_LB(384, 16, 2, 2); ROW_LB(384, 18, 2, 2); ROW_LB(384, 20, 2, 2); ROW(384, 18, 2);
+    ROW_LB(384, 22, 2, 2); ROW_LB(384, 24, 2, 2); ROW(384, 22, 2); ROW_LB(512, 16, 2, 2); ROW_LB(512, 18, 2, 2);
     ROW_LB(384, 15, 2, 2);
   } else {  // 8-byte keys with 8-byte values: 384 x 18 is 108 KB a block, two an SM
     ROW(384, 15, 2);  // the default since stop 55
