@@ -197,7 +197,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   __shared__ unsigned warp_totals[n_warps];
   __shared__ unsigned tile_shared;
   __shared__ int one_digit;  // ≥ 0: every key of the tile has this digit
-  extern __shared__ __align__(16) unsigned char pass_dynamic[];  // the values' stage (pass_dynamic_smem)
+  extern __shared__ __align__(16) unsigned char pass_dynamic[];  // the values' stage, then the keys' if dynamic
   storage& s = keys_stage<stage_dynamic, storage>(static_stage, pass_dynamic + values_stage_bytes<Policy, V>());
 
   // Launched after the previous kernel by programmatic dependent launch (when the sort's status words
