@@ -50,19 +50,21 @@
   PARASCAN_ARITHMETIC_OPS_OF(X, float) PARASCAN_ARITHMETIC_OPS_OF(X, double) PARASCAN_WIDENING_SUMS(X)
 
 /// The scans along an axis (axis_scan.hpp): sum, product, min, max of the 32- and 64-bit types, the
-/// same-type sums of the narrow integers and the widening sums; split between three files (_FLOAT, _INT, _SMALL).
+/// same-type sums of the narrow integers and the widening sums; split between five files (_FLOAT, _INT32,
+/// _INT64, _NARROW, _WIDENING) so that none holds back a parallel build.
 #define PARASCAN_AXIS_SCANS_FLOAT(X) \
   PARASCAN_ARITHMETIC_OPS_OF(X, float) PARASCAN_ARITHMETIC_OPS_OF(X, double) X(float, double, parascan::sum)
-#define PARASCAN_AXIS_SCANS_INT(X)                                                                          \
-  PARASCAN_ARITHMETIC_OPS_OF(X, std::int32_t) PARASCAN_ARITHMETIC_OPS_OF(X, std::uint32_t)                  \
-  PARASCAN_ARITHMETIC_OPS_OF(X, std::int64_t) PARASCAN_ARITHMETIC_OPS_OF(X, std::uint64_t)
-#define PARASCAN_AXIS_SCANS_SMALL(X)                                                                        \
-  PARASCAN_SEGMENTED_SUMS_NARROW(X)                                                                         \
+#define PARASCAN_AXIS_SCANS_INT32(X) PARASCAN_ARITHMETIC_OPS_OF(X, std::int32_t) PARASCAN_ARITHMETIC_OPS_OF(X, std::uint32_t)
+#define PARASCAN_AXIS_SCANS_INT64(X) PARASCAN_ARITHMETIC_OPS_OF(X, std::int64_t) PARASCAN_ARITHMETIC_OPS_OF(X, std::uint64_t)
+#define PARASCAN_AXIS_SCANS_NARROW(X) PARASCAN_SEGMENTED_SUMS_NARROW(X)
+#define PARASCAN_AXIS_SCANS_WIDENING(X)                                                                     \
   X(std::uint8_t, std::uint32_t, parascan::sum) X(std::uint8_t, std::uint64_t, parascan::sum)               \
   X(std::int8_t, std::int32_t, parascan::sum) X(std::uint16_t, std::uint32_t, parascan::sum)                \
   X(std::int16_t, std::int32_t, parascan::sum) X(std::uint32_t, std::uint64_t, parascan::sum)               \
   X(std::int32_t, std::int64_t, parascan::sum)
-#define PARASCAN_ALL_AXIS_SCANS(X) PARASCAN_AXIS_SCANS_FLOAT(X) PARASCAN_AXIS_SCANS_INT(X) PARASCAN_AXIS_SCANS_SMALL(X)
+#define PARASCAN_ALL_AXIS_SCANS(X)                                                                          \
+  PARASCAN_AXIS_SCANS_FLOAT(X) PARASCAN_AXIS_SCANS_INT32(X) PARASCAN_AXIS_SCANS_INT64(X)                   \
+  PARASCAN_AXIS_SCANS_NARROW(X) PARASCAN_AXIS_SCANS_WIDENING(X)
 
 /// Every segmented scan.
 #define PARASCAN_ALL_SEGMENTED_SCANS(X) PARASCAN_SEGMENTED_SUMS(X) PARASCAN_SEGMENTED_EXTRA(X)

@@ -1,0 +1,3 @@
+// Explicit instantiations: select/partition by predicate of std::uint64_t values (one type a file, select_instantiate.cuh).
+#include "select_instantiate.cuh"
+PARASCAN_SELECT_IF(std::uint64_t)
