@@ -10,6 +10,7 @@
 #include <random>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 #include "gpu_test.hpp"
 #include "parascan/buffer.hpp"
@@ -80,6 +81,34 @@ std::vector<sort_algorithm> algorithms_under_test() {
     const auto alg = parse_sort_algorithm(name);
     if (alg) chosen.push_back(*alg);
     else ADD_FAILURE() << "PARASCAN_TEST_SORT_ALGORITHMS names no sort algorithm: '" << name << "'";
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return chosen;
+}
+
+/// The distributions check_sizes_and_distributions sorts: all five, or those named in
+/// PARASCAN_TEST_SORT_DISTS (a comma list of uniform, few_unique, sorted, reverse, all_equal), so that a
+/// sanitizer run of split1 over a long test can be cut further (scripts/sanitize_tests.sh VARIANTS joins
+/// two settings with '+'). An unknown name fails the test that asked.
+std::vector<dist> distributions_under_test() {
+  const std::vector<std::pair<std::string_view, dist>> names = {{"uniform", dist::uniform},
+                                                                {"few_unique", dist::few_unique},
+                                                                {"sorted", dist::sorted},
+                                                                {"reverse", dist::reverse},
+                                                                {"all_equal", dist::all_equal}};
+  std::vector<dist> chosen;
+  const char* env = std::getenv("PARASCAN_TEST_SORT_DISTS");
+  if (env == nullptr || *env == '\0') {
+    for (const auto& [name, d] : names) chosen.push_back(d);
+    return chosen;
+  }
+  std::string_view rest(env);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view name = rest.substr(0, comma);
+    const auto it = std::find_if(names.begin(), names.end(), [&](const auto& p) { return p.first == name; });
+    if (it != names.end()) chosen.push_back(it->second);
+    else ADD_FAILURE() << "PARASCAN_TEST_SORT_DISTS names no distribution: '" << name << "'";
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
   }
   return chosen;
@@ -214,7 +243,7 @@ template <class Key>
 void check_sizes_and_distributions(std::int64_t lo, std::int64_t hi) {
   for (std::int64_t n : sort_sizes<Key>()) {
     if (n < lo || n > hi) continue;
-    for (dist d : {dist::uniform, dist::few_unique, dist::sorted, dist::reverse, dist::all_equal}) {
+    for (dist d : distributions_under_test()) {
       if (n > 70000 && d != dist::uniform && d != dist::few_unique) continue;
       const auto keys = make_keys<Key>(n, d, 100 + n + static_cast<int>(d));
       check_sort(keys, 0, -1, false, false, "keys");
