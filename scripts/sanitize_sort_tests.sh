@@ -5,7 +5,10 @@
 # (scripts/device_run.sh, EXTRA='bash scripts/sanitize_sort_tests.sh') it runs the carried gpu_tests.
 #
 # SAN_TOOLS (default memcheck), SAN_DEADLINE (epoch seconds, default now + 540), SAN_LIMIT (seconds a run),
-# J1 / J2 (processes for the first two groups, default 10 / 5), SAN_OUT (default /tmp/logs); summaries in
+# J1 / J2 (processes for the first two groups, default 10 / 5), SAN_GROUPS (default "split alg plain"),
+# SAN_CHECK_CUB=1 (racecheck CUB's sort kernels too: by default racecheck skips the kernels whose names hold
+# DeviceRadixSort, CUB's reference sort that each check runs beside ours, which doubles racecheck's
+# time and checks NVIDIA's code, not ours; memcheck checks them always), SAN_OUT (default /tmp/logs); summaries in
 # $OUT (or SAN_OUT) as sanitize-<group>-summary.txt. Exit 0 only when every run finished clean. Stop 58 on an H200: memcheck 135 runs in 243 s;
 # racecheck is ~10x slower on the split sizes tests (docs/gpu-run-stop58-h200.txt).
 set -u
@@ -22,12 +25,17 @@ SPLIT_V="$P=split1+PARASCAN_TEST_SORT_DISTS=uniform $P=split1+PARASCAN_TEST_SORT
 SPLIT='sort_typed/4.sizes_and_distributions_*:sort_typed/6.sizes_and_distributions_*:sort_typed/7.sizes_and_distributions_*:sort_typed/8.sizes_and_distributions_*'
 ALG='sort_typed/4.bit_ranges_and_directions:sort_typed/6.bit_ranges_and_directions:sort_typed/7.bit_ranges_and_directions:sort_typed/8.bit_ranges_and_directions:sort_test.special_floats_and_integer_limits:sort_test.passes_whose_keys_share_a_digit_are_skipped:sort_test.tiles_whose_keys_share_a_digit:sizes/sort_values.*'
 PLAIN='half_keys_test.*:sort_test.bad_arguments_are_refused'
-T=${SAN_TOOLS:-memcheck}
-JOBS=${J1:-10} VARIANTS="$SPLIT_V" bash "$root/scripts/sanitize_tests.sh" "$logs/san_split" "$SPLIT" $T > /dev/null & p1=$!
-JOBS=${J2:-5} VARIANTS="$ALGS" bash "$root/scripts/sanitize_tests.sh" "$logs/san_alg" "$ALG" $T > /dev/null & p2=$!
-JOBS=1 bash "$root/scripts/sanitize_tests.sh" "$logs/san_plain" "$PLAIN" $T > /dev/null & p3=$!
+T=${SAN_TOOLS:-memcheck} groups=${SAN_GROUPS:-split alg plain}
+if [ "$T" = racecheck ] && [ -z "${SAN_CHECK_CUB:-}" ]; then export SANITIZER_ARGS="--kernel-name-exclude kns=DeviceRadixSort"; fi
+group() {  # group NAME JOBS FILTER [VARIANTS]
+  case " $groups " in *" $1 "*) ;; *) return 0 ;; esac
+  JOBS=$2 VARIANTS=${4:-} bash "$root/scripts/sanitize_tests.sh" "$logs/san_$1" "$3" $T > /dev/null
+}
+group split "${J1:-10}" "$SPLIT" "$SPLIT_V" & p1=$!
+group alg "${J2:-5}" "$ALG" "$ALGS" & p2=$!
+group plain 1 "$PLAIN" & p3=$!
 rc=0; for p in $p1 $p2 $p3; do wait $p || rc=1; done
-for g in split alg plain; do
+for g in $groups; do
   cp $logs/san_$g/sanitize-summary.txt "$OUT/sanitize-$g-summary.txt"; echo "== $g: $(tail -1 $logs/san_$g/sanitize-summary.txt)"
 done
 grep -l "ERROR SUMMARY: [1-9]\|RACECHECK SUMMARY: [1-9]" $logs/san_*/*.log 2>/dev/null | head -3 | xargs -r -I{} sh -c 'echo "== {}"; head -60 {}'
