@@ -21,7 +21,14 @@ logs=${SAN_OUT:-/tmp/logs} OUT=${OUT:-${SAN_OUT:-/tmp/logs}}
 export DEADLINE=${SAN_DEADLINE:-$(( $(date +%s) + 540 ))} LIMIT=${SAN_LIMIT:-540}
 P=PARASCAN_TEST_SORT_ALGORITHMS
 ALGS="$P=onesweep $P=split8 $P=split4 $P=split1"
-SPLIT_V="$P=split1+PARASCAN_TEST_SORT_DISTS=uniform $P=split1+PARASCAN_TEST_SORT_DISTS=few_unique $P=split1+PARASCAN_TEST_SORT_DISTS=sorted $P=split1+PARASCAN_TEST_SORT_DISTS=reverse $P=split1+PARASCAN_TEST_SORT_DISTS=all_equal $P=split4 $P=split8 $P=onesweep"
+# Racecheck costs ~150 ms a launch here (memcheck ~7), and the split sorts launch 2-3 kernels a pass (split1:
+# 32 passes a u32 sort), so under racecheck the split sorts take the sizes in SAN_SPLIT_SIZES
+# (PARASCAN_TEST_SORT_SIZES: one key, a partial warp, a partial block, the one-block rows' edges, several
+# tiles); the Onesweep, the default, keeps every size. memcheck takes every size for every algorithm.
+sizes=
+if [ "${SAN_TOOLS:-memcheck}" = racecheck ]; then sizes="+PARASCAN_TEST_SORT_SIZES=${SAN_SPLIT_SIZES:-1,31,257,1025,4097,8193,19969}"; fi
+SPLIT_V="$P=onesweep $P=split4$sizes $P=split8$sizes"
+for d in uniform few_unique sorted reverse all_equal; do SPLIT_V="$SPLIT_V $P=split1+PARASCAN_TEST_SORT_DISTS=$d$sizes"; done
 SPLIT='sort_typed/4.sizes_and_distributions_*:sort_typed/6.sizes_and_distributions_*:sort_typed/7.sizes_and_distributions_*:sort_typed/8.sizes_and_distributions_*'
 ALG='sort_typed/4.bit_ranges_and_directions:sort_typed/6.bit_ranges_and_directions:sort_typed/7.bit_ranges_and_directions:sort_typed/8.bit_ranges_and_directions:sort_test.special_floats_and_integer_limits:sort_test.passes_whose_keys_share_a_digit_are_skipped:sort_test.tiles_whose_keys_share_a_digit:sizes/sort_values.*'
 PLAIN='half_keys_test.*:sort_test.bad_arguments_are_refused'

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -238,10 +239,31 @@ std::vector<std::int64_t> sort_sizes() {
   return sizes;
 }
 
-/// Keys and pairs of every distribution at the sizes of sort_sizes in [lo, hi], against the CPU sort.
+/// sort_sizes, or the sizes listed in PARASCAN_TEST_SORT_SIZES (a comma list of key counts), so that a
+/// racecheck run of split1, whose cost goes with its launches (32 passes a sort), can take a few sizes
+/// (scripts/sanitize_sort_tests.sh). A list that does not parse fails the test that asked.
+template <class Key>
+std::vector<std::int64_t> sizes_under_test() {
+  const char* env = std::getenv("PARASCAN_TEST_SORT_SIZES");
+  if (env == nullptr || *env == '\0') return sort_sizes<Key>();
+  std::vector<std::int64_t> sizes;
+  std::string_view rest(env);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string name(rest.substr(0, comma));
+    char* end = nullptr;
+    const long long n = std::strtoll(name.c_str(), &end, 10);
+    if (!name.empty() && end == name.c_str() + name.size() && n >= 0) sizes.push_back(n);
+    else ADD_FAILURE() << "PARASCAN_TEST_SORT_SIZES holds no key count: '" << name << "'";
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return sizes;
+}
+
+/// Keys and pairs of every distribution at the sizes of sizes_under_test in [lo, hi], against the CPU sort.
 template <class Key>
 void check_sizes_and_distributions(std::int64_t lo, std::int64_t hi) {
-  for (std::int64_t n : sort_sizes<Key>()) {
+  for (std::int64_t n : sizes_under_test<Key>()) {
     if (n < lo || n > hi) continue;
     for (dist d : distributions_under_test()) {
       if (n > 70000 && d != dist::uniform && d != dist::few_unique) continue;
