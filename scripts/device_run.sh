@@ -17,9 +17,11 @@
 #   MODE multigpu       the multi-GPU tests (label multigpu): gpu_dist_tests, two processes through
 #                       tests/run_ranks.sh, cli_tests' cli_multigpu.*; `full` runs them too where 2+ GPUs are
 #                       visible. NVLink multicast stays off (NCCL_NVLS_ENABLE=0, device README).
-#   Any mode: $EXTRA, a command line run last in the same environment, its output in $OUT/extra.txt.
-#   Plan a call by the durations in docs/gpu-run-*.txt: after a cold build (~270-310 s on an H200) ~300 s
-#   are left. Stop 53's call 5 ran out with pytest (~150 s), the sort sanitizers and 134 scan/select/SAT GPU
+#   Any mode: $EXTRA, a command line run last in the same environment, its output in $OUT/extra.txt
+#   (e.g. EXTRA='SAN_TOOLS=racecheck bash scripts/sanitize_sort_tests.sh': every sort test under a
+#   sanitizer, one per process; SAN_DEADLINE=$(( t0 + 560 )) ends it inside the call).
+#   Plan a call by the durations in docs/gpu-run-*.txt: after a cold build (200-230 s on an H200 since
+#   stop 58; 250-340 s before) ~370 s are left; `full` then takes ~245 s. Stop 53's call 5 ran out with pytest (~150 s), the sort sanitizers and 134 scan/select/SAT GPU
 #   tests (scan_typed ~20 s each) side by side; timed work goes first, alone on the GPU.
 set -u
 mode=${1:-full}; shift || true

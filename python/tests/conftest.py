@@ -14,6 +14,18 @@ import parascan
 HAS_GPU = parascan.device_count() > 0
 gpu = pytest.mark.skipif(not HAS_GPU, reason="no CUDA device")
 
+# The tests' random data (never all zeros): one generator for the session, seeded.
+rng = np.random.default_rng(12345)
+
+
+def rand(n, dtype):
+    """n random items of dtype: normal floats, integers over the type's whole range."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return rng.standard_normal(n).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, size=n, endpoint=True, dtype=dtype)
+
 
 def _module(name):
     try:
