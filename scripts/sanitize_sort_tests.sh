@@ -8,9 +8,10 @@
 # J1 / J2 (processes for the first two groups, default 10 / 5), SAN_GROUPS (default "split alg plain"),
 # SAN_CHECK_CUB=1 (racecheck CUB's sort kernels too: by default racecheck skips the kernels whose names hold
 # DeviceRadixSort, CUB's reference sort that each check runs beside ours, which doubles racecheck's
-# time and checks NVIDIA's code, not ours; memcheck checks them always), SAN_OUT (default /tmp/logs); summaries in
-# $OUT (or SAN_OUT) as sanitize-<group>-summary.txt. Exit 0 only when every run finished clean. Stop 58 on an H200: memcheck 135 runs in 243 s;
-# racecheck is ~10x slower on the split sizes tests (docs/gpu-run-stop58-h200.txt).
+# time and checks NVIDIA's code, not ours; memcheck checks them always), SAN_SPLIT_SIZES (racecheck's sizes
+# for the split sorts, below), SAN_OUT (default /tmp/logs); summaries in $OUT (or SAN_OUT) as
+# sanitize-<group>-summary.txt. Exit 0 only when every run finished clean. Stop 58 on an H200: memcheck,
+# 135 runs in 243 s; racecheck 20-70x slower a run (docs/gpu-run-stop58-h200.txt, performance.md entry 68).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ -x "$root/carry/bin/gpu_tests" ]; then
