@@ -226,7 +226,7 @@ int main(int argc, char** argv) {
   if (const char* r = std::getenv("SORT_SHAPES_REPS")) g_timing = {std::atoi(r), 0, 0};
   for (const int lg : log_sizes(argc, argv, narrow || v64 || big || check ? 2 : 1, {20, 24, 28, 30})) {
     const std::int64_t n = std::int64_t(1) << lg;
-    if (mode == "check") {  // the shapes stop 57 adopted, alone (for compute-sanitizer)
+    if (check) {  // the shapes stop 57 adopted, alone (for compute-sanitizer)
       { shape_case<std::uint64_t, std::uint32_t, false> c(n); c.time_cub(); ROW_LB(384, 20, 2, 2); }
       { shape_case<std::uint64_t, std::uint32_t, true> c(n); c.time_cub(); ROW_LB(384, 20, 2, 2); }
       { shape_case<std::uint32_t, std::uint64_t, false> c(n); c.time_cub(); ROW_LB(384, 16, 2, 2); }
