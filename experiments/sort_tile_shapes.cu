@@ -5,9 +5,10 @@
 // size: CUB's SortKeys / SortPairs in both count forms (the faster divides), then run() at each shape,
 // each output compared with CUB's on the device (keys and values), and the
 // histogram kernel timed alone (the sort's first launch, identical for every shape).
-//   sort_tile_shapes [u32 | u32v64 | big | check] [log2 n ...]   (default 20 24 28 30); exit 1 if any output
-//   differs from CUB's. u32v64: 4-byte keys with 8-byte values alone; big: pairs and argsort tiles past
-//   48 KB of keys (sweep_big); check: the tiles stop 57 adopted alone. SORT_SHAPES_REPS: timed runs a row.
+//   sort_tile_shapes [u32 | u32v64 | big | check | small] [log2 n ...]   (default 20 24 28 30); exit 1 if any
+//   output differs from CUB's. u32v64: 4-byte keys with 8-byte values alone; big: pairs and argsort tiles
+//   past 48 KB of keys (sweep_big); check: the tiles stop 57 adopted alone; small: 4-byte pairs and argsort
+//   below small_pairs_below (sweep_small). SORT_SHAPES_REPS: timed runs a row.
 // Keys: splitmix64 of the index cut to the key's width (uniform); values: the index (pairs: given;
 // argsort: made by the first pass).
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include -I experiments experiments/sort_tile_shapes.cu
@@ -220,13 +221,30 @@ void sweep_big(std::int64_t n) {
   }
 }
 
+/// Pairs and argsort of 4-byte keys and values below small_pairs_below (device_onesweep.cuh: 384 x 16 at 2
+/// since the H100's sweeps against CUB 3.5, entries 43 and 51): against CUB 3.6 on the H200 they read
+/// 0.96x at 2^20 (stop 59). Build with the cuda-cccl wheel's headers first to time that CUB.
+template <bool Argsort>
+void sweep_small(std::int64_t n) {
+  shape_case<std::uint32_t, std::uint32_t, Argsort> c(n);
+  c.time_cub();
+  ROW(384, 16, 2);  // the default below small_pairs_below
+  ROW_LB(384, 16, 2, 2); ROW(384, 12, 2); ROW(384, 20, 2); ROW_LB(384, 23, 2, 2); ROW(256, 16, 3);
+  ROW_LB(256, 20, 3, 2); ROW(512, 12, 2); ROW_LB(512, 16, 2, 2);
+  ROW(384, 16, 2);
+}
+
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  const bool narrow = mode == "u32", v64 = mode == "u32v64", big = mode == "big", check = mode == "check";
+  const bool narrow = mode == "u32", v64 = mode == "u32v64", big = mode == "big", check = mode == "check",
+             small = mode == "small";
   if (const char* r = std::getenv("SORT_SHAPES_REPS")) g_timing = {std::atoi(r), 0, 0};
-  for (const int lg : log_sizes(argc, argv, narrow || v64 || big || check ? 2 : 1, {20, 24, 28, 30})) {
+  for (const int lg : log_sizes(argc, argv, narrow || v64 || big || check || small ? 2 : 1, {20, 24, 28, 30})) {
     const std::int64_t n = std::int64_t(1) << lg;
-    if (check) {  // the shapes stop 57 adopted, alone (for compute-sanitizer)
+    if (small) {
+      sweep_small<false>(n);
+      sweep_small<true>(n);
+    } else if (check) {  // the shapes stop 57 adopted, alone (for compute-sanitizer)
       { shape_case<std::uint64_t, std::uint32_t, false> c(n); c.time_cub(); ROW_LB(384, 20, 2, 2); }
       { shape_case<std::uint64_t, std::uint32_t, true> c(n); c.time_cub(); ROW_LB(384, 20, 2, 2); }
       { shape_case<std::uint32_t, std::uint64_t, false> c(n); c.time_cub(); ROW_LB(384, 16, 2, 2); }

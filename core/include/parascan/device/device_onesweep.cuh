@@ -62,7 +62,9 @@ using default_policy_t = typename default_policy<U, V, Offset>::type;
 /// - ≤ 4-byte keys and values: 384 × 16. H100, against CUB 3.5 (performance.md entries 43, 51): at 2^20
 ///   pairs 85.1 → 79.4 µs, argsort 83.8 → 76.3; at 2^21 the default tile (then 384 × 26) was the faster
 ///   (115.8 against 124.6 µs), so the line sits where the 4-byte keys' default tiles (384 × 30 since
-///   entry 65) reach 132.
+///   entry 65) reach 132. 4-byte keys read two predecessors' status words at once in the look-back
+///   since stop 59 (H200, sort_tile_shapes `small`, entry 69): at 2^20 pairs 0.0814 → 0.0759 ms and
+///   argsort 0.0817 → 0.0751 (1- and 2-byte keys not swept: they keep one).
 /// - 4-byte keys with 8-byte values: 384 × 16 reading two, 0.0763 ms at 2^20 on the H200 where the
 ///   default 384 × 20 read 0.0806–0.0825 (entry 67, sort_tile_shapes `u32v64`).
 /// - 8-byte keys with 4-byte values: 384 × 15 reading two (their default before stop 57), 0.143–0.145 ms
@@ -72,15 +74,15 @@ constexpr std::int64_t small_pairs_below = std::int64_t(132) * 384 * 30;
 template <class U, class V>
 struct small_n_policy {
   static constexpr bool pairs = !std::is_same_v<V, no_values>;
-  static constexpr bool narrow = sizeof(U) <= 4 && sizeof(V) <= 4;
-  static constexpr bool narrow_keys_wide_values = sizeof(U) == 4 && sizeof(V) == 8;
+  static constexpr bool short_keys = sizeof(U) < 4 && sizeof(V) <= 4;  // 1- and 2-byte keys
+  static constexpr bool four_byte_keys = sizeof(U) == 4 && sizeof(V) <= 8;
   static constexpr bool wide_keys_narrow_values = sizeof(U) == 8 && sizeof(V) <= 4;
-  static constexpr bool applies = pairs && (narrow || narrow_keys_wide_values || wide_keys_narrow_values);
+  static constexpr bool applies = pairs && (short_keys || four_byte_keys || wide_keys_narrow_values);
   static constexpr auto ballots = warp::match_method::ballots;
   using type = std::conditional_t<
       !applies, default_policy_t<U, V>,
-      std::conditional_t<narrow, policy<384, 16, 2>,
-                         std::conditional_t<narrow_keys_wide_values, policy<384, 16, 2, ballots, 2>,
+      std::conditional_t<short_keys, policy<384, 16, 2>,
+                         std::conditional_t<four_byte_keys, policy<384, 16, 2, ballots, 2>,
                                             policy<384, 15, 2, ballots, 2>>>>;
 };
 
@@ -135,19 +137,28 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
   unsigned* status = reinterpret_cast<unsigned*>(t + layout.status);
 
   cudaError_t e;
-  if ((e = cudaMemsetAsync(t, 0, layout.cleared, stream)) != cudaSuccess) return e;
-  // Kernels after the histogram may start while their predecessor finishes (sm_90+), when no memset
-  // stands between them; each waits for its predecessor's results before reading them.
-  bool overlap = false;
-  if (layout.prezeroed && (e = dependent_launch_available(overlap)) != cudaSuccess) return e;
+  // Every kernel may start while its predecessor finishes (sm_90+) where no memset stands between
+  // them; each waits for its predecessor's results before reading them. The histogram counts its
+  // keys while the clearing runs and waits for it before adding to the bins (entry 69); the passes
+  // follow it so when their status words were cleared with the rest.
+  bool dependent = false;
+  if ((e = dependent_launch_available(dependent)) != cudaSuccess) return e;
+  const bool overlap = dependent && layout.prezeroed;
+  // 16-byte stores: the status words reach 27 MB (u64 keys at 2^24), and with 4-byte ones the clearing
+  // held the histogram back (entry 69). `cleared` is whole 256-byte blocks and the rest (status words
+  // of 256 digits) whole KB, so 16-byte words cover it where the storage starts 16-byte aligned.
+  const bool vectors = layout.cleared % sizeof(uint4) == 0 && reinterpret_cast<std::uintptr_t>(t) % sizeof(uint4) == 0;
+  e = vectors
+          ? clear_words(reinterpret_cast<uint4*>(t), static_cast<std::int64_t>(layout.cleared / sizeof(uint4)), stream)
+          : clear_words(reinterpret_cast<unsigned*>(t), static_cast<std::int64_t>(layout.cleared / sizeof(unsigned)), stream);
+  if (e != cudaSuccess || (e = check_launch(stream, sync)) != cudaSuccess) return e;
   const auto histogram = [&](auto float_keys) {
     constexpr bool is_float = decltype(float_keys)::value;
     unsigned blocks = 0;
     const cudaError_t g = hist_grid<K, Offset, is_float>(n, blocks);
     if (g != cudaSuccess) return g;
-    histogram_kernel<K, Offset, is_float><<<blocks, hist_threads, hist_smem_bytes<K>(), stream>>>(io.keys_in, n, ps, bins,
-                                                                                                 plan, hist_done);
-    return cudaSuccess;
+    return launch_after_previous(dependent, histogram_kernel<K, Offset, is_float>, blocks, hist_threads,
+                                 hist_smem_bytes<K>(), stream, io.keys_in, n, ps, bins, plan, hist_done);
   };
   if constexpr (sizeof(K) >= 2) {  // floats are 2, 4 or 8 bytes
     e = ps.kind == key_kind::floating ? histogram(std::true_type{}) : histogram(std::false_type{});

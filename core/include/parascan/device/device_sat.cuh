@@ -68,10 +68,9 @@ cudaError_t summed_area_table(void* d_temp, std::size_t& temp_bytes, const In* d
   if ((e = dependent_launch_available(overlap)) != cudaSuccess) return e;
   if (single) {
     const std::int64_t words = static_cast<std::int64_t>(single_pass_status<Acc>::zeroed_bytes(g.tiles()) / sizeof(unsigned));
-    const std::int64_t clear_blocks = std::min<std::int64_t>((words + 255) / 256, 1024);
     if (g.tiles() > INT_MAX) return cudaErrorInvalidValue;  // then blocks of any number of tiles fit a grid
-    clear_status_kernel<<<static_cast<unsigned>(clear_blocks), 256, 0, stream>>>(static_cast<unsigned*>(d_temp), words);
-    if ((e = check_launch(stream, false)) != cudaSuccess) return e;
+    // The status zeroed while the table kernel's blocks launch (it waits for the clearing).
+    if ((e = parascan::device::clear_words(static_cast<unsigned*>(d_temp), words, stream)) != cudaSuccess) return e;
     // kernel = single_pass_table_kernel<In, Acc, MinBlocks, …, Warps>: blocks of Warps tiles.
     const auto launch = [&](auto kernel, auto warps) {
       constexpr int Warps = decltype(warps)::value;

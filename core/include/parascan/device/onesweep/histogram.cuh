@@ -125,6 +125,9 @@ __global__ void __launch_bounds__(hist_threads)
     }
   }
   __syncthreads();
+  // Launched after the clearing of the bins, the ticket and the plan by programmatic dependent launch
+  // (run, device_onesweep.cuh): the keys were counted while it ran; nothing it clears is touched before.
+  wait_for_previous_grid();
   for (int i = threadIdx.x; i < ps.passes * digits; i += hist_threads) {
     unsigned c = 0;
 #pragma unroll

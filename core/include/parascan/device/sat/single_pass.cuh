@@ -110,17 +110,6 @@ struct single_pass_status {
 };
 
 
-/// Zeroes the single-pass status (ticket and flags) and lets the table kernel launch meanwhile: it
-/// waits for this grid before taking its ticket. Cheaper than cudaMemsetAsync then a launch (6 µs at
-/// 8192², entry 15).
-static __global__ void __launch_bounds__(256) clear_status_kernel(  // static: one per translation unit
-    unsigned* words, std::int64_t count) {
-  allow_next_grid();
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    words[i] = 0;
-}
-
 template <class In, class Acc, int MinBlocks = single_pass_min_blocks, int ReadDepth = single_pass_rows_in_flight<In>,
           int WriteDepth = rows_in_flight<In>, int Warps = warps_per_block>
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
@@ -133,7 +122,7 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
   __shared__ Acc block_carry[tile_rows];
   __shared__ unsigned long long block_ticket;
   const int lane = threadIdx.x % warp::warp_threads, w = threadIdx.x / warp::warp_threads;
-  wait_for_previous_grid();  // the status cleared by clear_status_kernel
+  wait_for_previous_grid();  // the status cleared by clear_words_kernel (launch.cuh)
   if (threadIdx.x == 0) block_ticket = atomicAdd(status.ticket, 1ull);
   __syncthreads();
   const std::int64_t b = static_cast<std::int64_t>(block_ticket), blocks_x = single_pass_blocks_x(g, Warps);

@@ -1,0 +1,100 @@
+// Experiment (issue 34, performance.md entry 69): the library's sorts of 2^12 to 2^24 keys beside CUB's
+// faster call form, every output compared with CUB's. Against CUB 3.6 (the cuda-cccl 1.2.1 wheel's
+// headers first on the include path) the u32 pairs and argsort read 0.96x at 2^20 in stop 59, where
+// CUB 3.0.1 read 1.14x: CUB 3.6 launches its kernels by programmatic dependent launch below 2^24 and
+// clears its counters by kernels, not memsets. An A/B harness: the parascan headers on the include path
+// decide the variant (git archive <commit> core/include | tar -x -C old; build against old/core/include
+// and core/include; run the two alternately).
+//   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr [-I <wheel>/cuda/cccl/headers/include]
+//        -I core/include -I experiments experiments/ab_small_sorts.cu -o ab_small_sorts
+//   ab_small_sorts NAME [log2 n ...]   (default 12 16 18 20 21 22 24); exit 1 if any output differs
+// Rows: u32 keys, u32 pairs (u32 values), u32 argsort (u32 positions), u64 keys; uniform keys (hashed).
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/version.cuh>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+#include "parascan/device/device_radix_sort.cuh"
+#include "parascan/device/device_segmented_sort.cuh"
+#include "parascan/device/device_select.cuh"
+#include "cub_sort_timing.cuh"
+
+template <class T>
+__global__ void iota_kernel(T* p, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    p[i] = static_cast<T>(i);
+}
+
+/// CUB's SortKeys (vin null) or SortPairs in both count forms, the faster kept; ref / vref hold its result.
+template <class K>
+float cub_faster(const K* in, K* ref, const std::uint32_t* vin, std::uint32_t* vref, std::int64_t n,
+                 const timing_options& o) {
+  std::size_t b32 = 0, b64 = 0;
+  const auto call = [&](void* t, std::size_t& b, auto count) {
+    if (vin) CK(cub::DeviceRadixSort::SortPairs(t, b, in, ref, vin, vref, count));
+    else CK(cub::DeviceRadixSort::SortKeys(t, b, in, ref, count));
+  };
+  call(nullptr, b32, static_cast<int>(n));
+  call(nullptr, b64, n);
+  void* t;
+  CK(cudaMalloc(&t, b32 > b64 ? b32 : b64));
+  const float a = median_ms(o, [&] { call(t, b32, static_cast<int>(n)); });
+  const float b = median_ms(o, [&] { call(t, b64, n); });
+  CK(cudaFree(t));
+  return a < b ? a : b;
+}
+
+/// One row: what = 0 keys, 1 pairs, 2 argsort. Returns the bytes that differ from CUB's output.
+template <class K>
+long long row(const char* name, int what, int lg, const timing_options& o) {
+  const std::int64_t n = std::int64_t(1) << lg;
+  K *in, *out, *ref;
+  std::uint32_t *vin, *vout, *vref, *iota;
+  CK(cudaMalloc(&in, n * sizeof(K))); CK(cudaMalloc(&out, n * sizeof(K))); CK(cudaMalloc(&ref, n * sizeof(K)));
+  for (std::uint32_t** a : {&vin, &vout, &vref, &iota}) CK(cudaMalloc(a, n * 4));
+  fill_hashed<<<1024, 256>>>(in, n);
+  fill_hashed<<<1024, 256>>>(vin, n);
+  iota_kernel<<<1024, 256>>>(iota, n);
+  CK(cudaGetLastError());
+  const std::uint32_t* values = what == 1 ? vin : nullptr;  // argsort: the sort makes the positions
+  const auto ours = [&](void* t, std::size_t& tb) {
+    if (what == 0) return parascan::radix_sort_bits<K>(t, tb, in, out, n, parascan::key_kind::unsigned_int, {});
+    return parascan::radix_sort_bits_pairs<K, std::uint32_t>(t, tb, in, out, values, vout, n,
+                                                             parascan::key_kind::unsigned_int, {});
+  };
+  std::size_t tb = 0;
+  CK(ours(nullptr, tb));
+  void* t;
+  CK(cudaMalloc(&t, tb > 0 ? tb : 1));
+  float mine = 0, cub = 0;
+  for (int round = 0; round < 2; ++round) {  // the second round's times are printed
+    mine = median_ms(o, [&] { CK(ours(t, tb)); });
+    cub = cub_faster(in, ref, what == 0 ? nullptr : what == 1 ? vin : iota, vref, n, o);
+  }
+  CK(cudaMemset(out, 0xa5, n * sizeof(K)));
+  CK(cudaMemset(vout, 0xa5, n * 4));
+  CK(ours(t, tb));
+  CK(cudaDeviceSynchronize());
+  const long long bad = mismatches(out, ref, n * sizeof(K)) + (what ? mismatches(vout, vref, n * 4) : 0);
+  static const char* kinds[] = {"keys", "pairs-u32", "argsort"};
+  std::printf("%-10s %s %-9s 2^%-2d ours %8.4f ms  CUB %8.4f ms  %.3fx  %s\n", name, sizeof(K) == 8 ? "u64" : "u32",
+              kinds[what], lg, mine, cub, cub / mine, bad ? "WRONG" : "ok");
+  CK(cudaFree(t));
+  for (void* p : {(void*)in, (void*)out, (void*)ref, (void*)vin, (void*)vout, (void*)vref, (void*)iota}) CK(cudaFree(p));
+  return bad;
+}
+
+int main(int argc, char** argv) {
+  const char* name = argc > 1 ? argv[1] : "this-tree";
+  std::printf("%s: CUB %d.%d.%d\n", name, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
+  timing_options o{20, 2, 100};  // the host's launches hidden behind a 100 µs hold
+  long long bad = 0;
+  for (const int lg : log_sizes(argc, argv, 2, {12, 16, 18, 20, 21, 22, 24})) {
+    bad += row<std::uint32_t>(name, 0, lg, o);
+    bad += row<std::uint32_t>(name, 1, lg, o);
+    bad += row<std::uint32_t>(name, 2, lg, o);
+    bad += row<std::uint64_t>(name, 0, lg, o);
+  }
+  std::printf("%s: %s\n", name, bad ? "SOME OUTPUTS DIFFER FROM CUB'S" : "every output equals CUB's");
+  return bad ? 1 : 0;
+}
