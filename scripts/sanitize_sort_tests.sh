@@ -6,6 +6,9 @@
 #
 # SAN_TOOLS (default memcheck), SAN_DEADLINE (epoch seconds, default now + 540), SAN_LIMIT (seconds a run),
 # J1 / J2 (processes for the first two groups, default 10 / 5), SAN_GROUPS (default "split alg plain"),
+# SAN_SPLIT_FILTER / SAN_ALG_FILTER (gtest filters replacing the split and alg groups' tests, e.g. the runs a
+# call left: 'sort_typed/7.sizes*:sort_typed/8.sizes*'), SAN_ALG_VARIANTS (the alg group's settings, by default
+# one per algorithm, e.g. PARASCAN_TEST_SORT_ALGORITHMS=split1),
 # SAN_CHECK_CUB=1 (racecheck CUB's sort kernels too: by default racecheck skips the kernels whose names hold
 # DeviceRadixSort, CUB's reference sort that each check runs beside ours, which doubles racecheck's
 # time and checks NVIDIA's code, not ours; memcheck checks them always), SAN_SPLIT_SIZES (racecheck's sizes
@@ -39,8 +42,8 @@ group() {  # group NAME JOBS FILTER [VARIANTS]
   case " $groups " in *" $1 "*) ;; *) return 0 ;; esac
   JOBS=$2 VARIANTS=${4:-} bash "$root/scripts/sanitize_tests.sh" "$logs/san_$1" "$3" $T > /dev/null
 }
-group split "${J1:-10}" "$SPLIT" "$SPLIT_V" & p1=$!
-group alg "${J2:-5}" "$ALG" "$ALGS" & p2=$!
+group split "${J1:-10}" "${SAN_SPLIT_FILTER:-$SPLIT}" "$SPLIT_V" & p1=$!
+group alg "${J2:-5}" "${SAN_ALG_FILTER:-$ALG}" "${SAN_ALG_VARIANTS:-$ALGS}" & p2=$!
 group plain 1 "$PLAIN" & p3=$!
 rc=0; for p in $p1 $p2 $p3; do wait $p || rc=1; done
 for g in $groups; do
