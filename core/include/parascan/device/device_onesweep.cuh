@@ -140,13 +140,14 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
   // Every kernel may start while its predecessor finishes (sm_90+) where no memset stands between
   // them; each waits for its predecessor's results before reading them. The histogram counts its
   // keys while the clearing runs and waits for it before adding to the bins (entry 69); the passes
-  // follow it so when their status words were cleared with the rest.
+  // follow the same way where their status words are cleared up front with the rest (prezeroed).
   bool dependent = false;
   if ((e = dependent_launch_available(dependent)) != cudaSuccess) return e;
   const bool overlap = dependent && layout.prezeroed;
   // 16-byte stores: the status words reach 27 MB (u64 keys at 2^24), and with 4-byte ones the clearing
-  // held the histogram back (entry 69). `cleared` is whole 256-byte blocks and the rest (status words
-  // of 256 digits) whole KB, so 16-byte words cover it where the storage starts 16-byte aligned.
+  // held the histogram back (entry 69). `cleared` ends where the status region starts (256-byte
+  // aligned) or after whole 1 KB rows of status words, so 16-byte words cover it where the storage
+  // starts 16-byte aligned.
   const bool vectors = layout.cleared % sizeof(uint4) == 0 && reinterpret_cast<std::uintptr_t>(t) % sizeof(uint4) == 0;
   e = vectors
           ? clear_words(reinterpret_cast<uint4*>(t), static_cast<std::int64_t>(layout.cleared / sizeof(uint4)), stream)
