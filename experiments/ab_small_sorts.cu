@@ -25,23 +25,12 @@ __global__ void iota_kernel(T* p, long long n) {
     p[i] = static_cast<T>(i);
 }
 
-/// CUB's SortKeys (vin null) or SortPairs in both count forms, the faster kept; ref / vref hold its result.
+/// CUB's SortKeys (vin null) or SortPairs, the faster of its two count forms; ref / vref hold its result.
 template <class K>
 float cub_faster(const K* in, K* ref, const std::uint32_t* vin, std::uint32_t* vref, std::int64_t n,
                  const timing_options& o) {
-  std::size_t b32 = 0, b64 = 0;
-  const auto call = [&](void* t, std::size_t& b, auto count) {
-    if (vin) CK(cub::DeviceRadixSort::SortPairs(t, b, in, ref, vin, vref, count));
-    else CK(cub::DeviceRadixSort::SortKeys(t, b, in, ref, count));
-  };
-  call(nullptr, b32, static_cast<int>(n));
-  call(nullptr, b64, n);
-  void* t;
-  CK(cudaMalloc(&t, b32 > b64 ? b32 : b64));
-  const float a = median_ms(o, [&] { call(t, b32, static_cast<int>(n)); });
-  const float b = median_ms(o, [&] { call(t, b64, n); });
-  CK(cudaFree(t));
-  return a < b ? a : b;
+  const auto [with_int, with_int64] = cub_sort_both_ms(in, ref, vin, vref, n, o);
+  return with_int < with_int64 ? with_int : with_int64;
 }
 
 /// One row: what = 0 keys, 1 pairs, 2 argsort. Returns the bytes that differ from CUB's output.

@@ -61,18 +61,29 @@ struct cub_sort_timer {
   }
 };
 
-/// CUB's SortKeys of in → out (n keys) timed with an `int` and with an `int64_t` item count, in that
-/// order: {int ms, int64 ms}. The faster of the two is the baseline's denominator (performance.md
-/// entry 31). out holds CUB's result after.
-template <class K>
-std::pair<float, float> cub_sort_keys_both_ms(const K* in, K* out, std::int64_t n, const timing_options& o) {
+/// CUB's SortKeys of in → out (n keys), or with `vin` its SortPairs carrying vin → vout along, timed with
+/// an `int` and with an `int64_t` item count, in that order: {int ms, int64 ms}. The faster of the two is
+/// the baseline's denominator (performance.md entry 31). out (and vout) hold CUB's result after.
+template <class K, class V>
+std::pair<float, float> cub_sort_both_ms(const K* in, K* out, const V* vin, V* vout, std::int64_t n,
+                                         const timing_options& o) {
+  const auto call = [&](void* t, std::size_t& b, auto count) {
+    if (vin) CK(cub::DeviceRadixSort::SortPairs(t, b, in, out, vin, vout, count));
+    else CK(cub::DeviceRadixSort::SortKeys(t, b, in, out, count));
+  };
   std::size_t bytes32 = 0, bytes64 = 0;
-  CK(cub::DeviceRadixSort::SortKeys(nullptr, bytes32, in, out, static_cast<int>(n)));
-  CK(cub::DeviceRadixSort::SortKeys(nullptr, bytes64, in, out, n));
+  call(nullptr, bytes32, static_cast<int>(n));
+  call(nullptr, bytes64, n);
   void* temp = nullptr;
   CK(cudaMalloc(&temp, bytes32 > bytes64 ? bytes32 : bytes64));
-  const float with_int = median_ms(o, [&] { CK(cub::DeviceRadixSort::SortKeys(temp, bytes32, in, out, static_cast<int>(n))); });
-  const float with_int64 = median_ms(o, [&] { CK(cub::DeviceRadixSort::SortKeys(temp, bytes64, in, out, n)); });
+  const float with_int = median_ms(o, [&] { call(temp, bytes32, static_cast<int>(n)); });
+  const float with_int64 = median_ms(o, [&] { call(temp, bytes64, n); });
   CK(cudaFree(temp));
   return {with_int, with_int64};
+}
+
+/// cub_sort_both_ms of keys alone.
+template <class K>
+std::pair<float, float> cub_sort_keys_both_ms(const K* in, K* out, std::int64_t n, const timing_options& o) {
+  return cub_sort_both_ms<K, std::uint32_t>(in, out, nullptr, nullptr, n, o);
 }

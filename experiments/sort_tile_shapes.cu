@@ -18,7 +18,7 @@
 #include <string>
 #include <type_traits>
 #include "parascan/device/device_onesweep.cuh"
-#include "experiment_timing.cuh"
+#include "cub_sort_timing.cuh"
 
 using namespace parascan;
 using namespace parascan::device::onesweep;
@@ -90,18 +90,7 @@ struct shape_case {
   }
   /// CUB in both count forms; ref / vref hold its result after. Prints both, keeps the faster.
   void time_cub() {
-    std::size_t b32 = 0, b64 = 0;
-    const auto call = [&](void* t, std::size_t& b, auto count) {
-      if constexpr (pairs) CK(cub::DeviceRadixSort::SortPairs(t, b, in, ref, vin, vref, count));
-      else CK(cub::DeviceRadixSort::SortKeys(t, b, in, ref, count));
-    };
-    call(nullptr, b32, static_cast<int>(n));
-    call(nullptr, b64, n);
-    void* t;
-    CK(cudaMalloc(&t, b32 > b64 ? b32 : b64));
-    const float a = median_ms(g_timing, [&] { call(t, b32, static_cast<int>(n)); });
-    const float b = median_ms(g_timing, [&] { call(t, b64, n); });
-    CK(cudaFree(t));
+    const auto [a, b] = cub_sort_both_ms(in, ref, pairs ? vin : nullptr, vref, n, g_timing);
     cub = a < b ? a : b;
     std::printf("%s 2^%d: CUB int %.4f ms, int64 %.4f ms\n", name().c_str(), __builtin_ctzll(n), a, b);
   }
