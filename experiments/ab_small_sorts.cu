@@ -8,7 +8,9 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr [-I <wheel>/cuda/cccl/headers/include]
 //        -I core/include -I experiments experiments/ab_small_sorts.cu -o ab_small_sorts
 //   ab_small_sorts NAME [log2 n ...]   (default 12 16 18 20 21 22 24); exit 1 if any output differs
-// Rows: u32 keys, u32 pairs (u32 values), u32 argsort (u32 positions), u64 keys; uniform keys (hashed).
+// Rows: u32 keys, u32 pairs (u32 values), u32 argsort (u32 positions), u64 keys; uniform keys (hashed);
+// and u32 keys whose low byte takes two values (`keys-lo2`: the first pass's digits meet 16 to an address
+// in a warp, the worst case of the unstable first pass's atomics, performance.md entry 70).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/version.cuh>
 #include <cstdint>
@@ -33,7 +35,14 @@ float cub_faster(const K* in, K* ref, const std::uint32_t* vin, std::uint32_t* v
   return with_int < with_int64 ? with_int : with_int64;
 }
 
-/// One row: what = 0 keys, 1 pairs, 2 argsort. Returns the bytes that differ from CUB's output.
+template <class T>
+__global__ void keep_bits(T* p, long long n, T mask) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    p[i] &= mask;
+}
+
+/// One row: what = 0 keys, 1 pairs, 2 argsort, 3 keys whose low byte is 0 or 1. Returns the bytes that
+/// differ from CUB's output.
 template <class K>
 long long row(const char* name, int what, int lg, const timing_options& o) {
   const std::int64_t n = std::int64_t(1) << lg;
@@ -44,7 +53,10 @@ long long row(const char* name, int what, int lg, const timing_options& o) {
   fill_hashed<<<1024, 256>>>(in, n);
   fill_hashed<<<1024, 256>>>(vin, n);
   iota_kernel<<<1024, 256>>>(iota, n);
+  if (what == 3) keep_bits<<<1024, 256>>>(in, n, static_cast<K>(~K(0xfe)));
   CK(cudaGetLastError());
+  const int shown = what;
+  if (what == 3) what = 0;  // a sort of keys alone from here on
   const std::uint32_t* values = what == 1 ? vin : nullptr;  // argsort: the sort makes the positions
   const auto ours = [&](void* t, std::size_t& tb) {
     if (what == 0) return parascan::radix_sort_bits<K>(t, tb, in, out, n, parascan::key_kind::unsigned_int, {});
@@ -65,9 +77,9 @@ long long row(const char* name, int what, int lg, const timing_options& o) {
   CK(ours(t, tb));
   CK(cudaDeviceSynchronize());
   const long long bad = mismatches(out, ref, n * sizeof(K)) + (what ? mismatches(vout, vref, n * 4) : 0);
-  static const char* kinds[] = {"keys", "pairs-u32", "argsort"};
+  static const char* kinds[] = {"keys", "pairs-u32", "argsort", "keys-lo2"};
   std::printf("%-10s %s %-9s 2^%-2d ours %8.4f ms  CUB %8.4f ms  %.3fx  %s\n", name, sizeof(K) == 8 ? "u64" : "u32",
-              kinds[what], lg, mine, cub, cub / mine, bad ? "WRONG" : "ok");
+              kinds[shown], lg, mine, cub, cub / mine, bad ? "WRONG" : "ok");
   CK(cudaFree(t));
   for (void* p : {(void*)in, (void*)out, (void*)ref, (void*)vin, (void*)vout, (void*)vref, (void*)iota}) CK(cudaFree(p));
   return bad;
@@ -83,6 +95,7 @@ int main(int argc, char** argv) {
     bad += row<std::uint32_t>(name, 1, lg, o);
     bad += row<std::uint32_t>(name, 2, lg, o);
     bad += row<std::uint64_t>(name, 0, lg, o);
+    bad += row<std::uint32_t>(name, 3, lg, o);
   }
   std::printf("%s: %s\n", name, bad ? "SOME OUTPUTS DIFFER FROM CUB'S" : "every output equals CUB's");
   return bad ? 1 : 0;

@@ -151,6 +151,33 @@ TEST_F(sort_test, tiles_whose_keys_share_a_digit) {
   check_sort(wide, 0, -1, false, true, "runs u64");
 }
 
+TEST_F(sort_test, first_pass_of_keys_alone_ranks_unstably) {
+  // Keys alone on all their bits: the first pass ranks by its atomics, in no set order within a digit
+  // (onesweep/pass.cuh, `Unstable`). The low byte takes two values (digits 254 and 255), so the last,
+  // partial tile's real keys of digit 255 meet no padding (which the stable pass ranks as digit 255);
+  // sizes put 1, 7 or most of a tile (8192 u32 / f32, 5120 u64, 5888 u16 keys) in the last one. The
+  // same keys on a bit range keep the stable first pass, which CUB's order and the CPU's show.
+  std::mt19937_64 rng(29);
+  const auto low_pair = [&](auto tag, std::int64_t n) {
+    using K = decltype(tag);
+    std::vector<K> keys(static_cast<std::size_t>(n));
+    for (auto& k : keys) k = static_cast<K>((rng() & ~std::uint64_t(0xff)) | (0xfe + (rng() & 1)));
+    return keys;
+  };
+  for (const std::int64_t n : {std::int64_t(3 * 8192 + 1), std::int64_t(4 * 8192 - 1), std::int64_t(40000)}) {
+    const auto keys = low_pair(std::uint32_t{}, n);
+    check_sort(keys, 0, -1, false, false, "u32 keys, low byte 254/255");
+    check_sort(keys, 0, -1, true, false, "u32 keys desc, low byte 254/255");
+    check_sort(keys, 0, 24, false, false, "u32 keys [0,24), low byte 254/255");
+    std::vector<float> floats(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) floats[i] = static_cast<float>(static_cast<std::int32_t>(keys[i] >> 8)) * 0.5f;
+    check_sort(floats, 0, -1, n % 2 == 1, false, "f32 keys");
+  }
+  check_sort(low_pair(std::uint64_t{}, 4 * 5120 + 7), 0, -1, false, false, "u64 keys, low byte 254/255");
+  check_sort(low_pair(std::uint64_t{}, 4 * 5120 + 7), 8, 64, false, false, "u64 keys [8,64)");
+  check_sort(low_pair(std::uint16_t{}, 5 * 5888 + 1), 0, -1, false, false, "u16 keys, low byte 254/255");
+}
+
 class sort_values : public sort_test, public ::testing::WithParamInterface<std::int64_t> {};
 
 // 20011 keys take the Onesweep; 1999 the segmented sort's one-block tile (4- and 8-byte values; 1- and

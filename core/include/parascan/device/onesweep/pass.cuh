@@ -25,6 +25,12 @@
 //   (onesweep/pass_io.cuh: the library's `buffers`, or an experiment's own).
 //   Traffic: keys (and values) read once and written once per pass, plus 256 status words per tile.
 //   Stable: within a tile keys rank by (digit, input position), and tiles come in input order.
+//   Unstable (the kernel's `Unstable` form, for the first pass of a sort of keys alone on all their
+//   bits): steps 2 and 3 are one shared atomicAdd a key whose old value is the key's place among its
+//   warp's keys of that digit, in whatever order the lanes' atomics meet. An LSD sort needs every pass
+//   but the first to be stable (the first orders nothing that a later pass must keep), and keys that
+//   differ nowhere cannot be told apart, so the output is the stable sort's, bit for bit. It saves the
+//   8 ballots, the leader's atomic and the shuffle a key (performance.md entry 70).
 //   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers fewer than 2^30 keys
 //   (policy::portion_keys: 2^28 rounded up to whole tiles).
 #pragma once
@@ -176,13 +182,17 @@ struct row_tiling {
 /// d of this portion starts in the output; the portion's last tile writes bins_out[d] (the next
 /// portion's bins_in) unless bins_out is null. `status` holds 256 zeroed words per tile,
 /// `tile_counter` a zeroed word.
-template <class Policy, class Io, class Digit, class Offset, class Tiling = flat_tiling<Policy::tile_items>>
+/// Unstable: ranks taken by the early counts' atomics, in no set order within a digit (keys alone; only
+/// for the first pass that runs, see the file's header).
+template <class Policy, class Io, class Digit, class Offset, class Tiling = flat_tiling<Policy::tile_items>,
+          bool Unstable = false>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     pass_kernel(Io io, const pass_plan* plan, int pass, Tiling tiling, Digit digit, const Offset* bins_in,
                 Offset* bins_out, unsigned* status, unsigned* tile_counter) {
   using U = typename Io::item_type;
   using V = typename Io::value_type;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
+  static_assert(!(Unstable && has_values), "values would show the order of equal keys: only keys alone rank unstably");
   constexpr int threads = Policy::threads, items = Policy::items, n_warps = threads / 32;
   constexpr int tile_items = Policy::tile_items;
   union storage {
@@ -243,9 +253,17 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     }
   }
 
-  // 2. Early counts, published; each digit's first place in the tile.
+  // 2. Early counts, published; each digit's first place in the tile. Unstable: the count's old value
+  //    is the key's place among its warp's keys of the digit (the tile's padding is not counted).
+  unsigned rank[items];
+  if constexpr (Unstable) {
 #pragma unroll
-  for (int j = 0; j < items; ++j) atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
+    for (int j = 0; j < items; ++j)
+      if (full || warp_begin + j * 32 + lane < tile_n) rank[j] = atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
+  } else {
+#pragma unroll
+    for (int j = 0; j < items; ++j) atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
+  }
   __syncthreads();
   unsigned count = 0;
   if (owns_digit) {
@@ -270,8 +288,11 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   __syncthreads();
 
   // 3. Ranks: each key's place in the tile's sorted order.
-  unsigned rank[items];
-  if (one_digit >= 0) {
+  if constexpr (Unstable) {
+#pragma unroll
+    for (int j = 0; j < items; ++j)
+      if (full || warp_begin + j * 32 + lane < tile_n) rank[j] += s.warp_hist[warp][digit(key[j])];
+  } else if (one_digit >= 0) {
 #pragma unroll
     for (int j = 0; j < items; ++j) rank[j] = warp_begin + j * 32 + lane;
   } else {
@@ -293,7 +314,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // 4. Keys to shared memory in sorted order; values loaded meanwhile.
   U* key_stage = reinterpret_cast<U*>(s.stage);
 #pragma unroll
-  for (int j = 0; j < items; ++j) key_stage[rank[j]] = key[j];
+  for (int j = 0; j < items; ++j)
+    if (!Unstable || full || warp_begin + j * 32 + lane < tile_n) key_stage[rank[j]] = key[j];
   [[maybe_unused]] std::conditional_t<has_values, V, char> value[items];
   if constexpr (has_values) {
 #pragma unroll
