@@ -145,10 +145,6 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
   bool dependent = false;
   if ((e = dependent_launch_available(dependent)) != cudaSuccess) return e;
   const bool overlap = dependent && layout.prezeroed;
-  // Keys alone on all their bits: pass 0, the first that can run, ranks unstably (pass.cuh): equal keys
-  // are alike, and every later pass is stable.
-  const bool unstable_first = std::is_same_v<V, no_values> && ps.begin_bit == 0 &&
-                              ps.end_bit == static_cast<int>(8 * sizeof(typename Io::item_type));
   // 16-byte stores: the status words reach 27 MB (u64 keys at 2^24), and with 4-byte ones the clearing
   // held the histogram back (entry 69). `cleared` ends where the status region starts (256-byte
   // aligned) or after whole 1 KB rows of status words, so 16-byte words cover it where the storage
@@ -205,10 +201,7 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
                                      counters + p * layout.portions + q);
       };
       const auto launch = [&](auto float_keys) {
-        if constexpr (std::is_same_v<V, no_values>) {
-          if (p == 0 && unstable_first) return launch_as(float_keys, std::true_type{});
-        }
-        return launch_as(float_keys, std::false_type{});
+        return launch_by_stability<Io>(ps, p, [&](auto unstable) { return launch_as(float_keys, unstable); });
       };
       if constexpr (sizeof(K) >= 2) {  // floats are 2 (__half, __nv_bfloat16), 4 or 8 bytes
         e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});

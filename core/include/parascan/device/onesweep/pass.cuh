@@ -364,6 +364,18 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
 }
 
+/// Calls `launch(std::bool_constant<Unstable>{})` for pass p of the sort over `ps`: Unstable (pass_kernel's
+/// form) for pass 0 of keys alone on all their bits, where the first pass need not be stable (the file's
+/// header); the stable form otherwise.
+template <class Io, class Launch>
+cudaError_t launch_by_stability(const pass_set& ps, int p, Launch&& launch) {
+  if constexpr (std::is_same_v<typename Io::value_type, no_values>) {
+    if (p == 0 && ps.begin_bit == 0 && ps.end_bit == static_cast<int>(8 * sizeof(typename Io::item_type)))
+      return launch(std::true_type{});
+  }
+  return launch(std::false_type{});
+}
+
 /// When the plan runs no pass (every pass's keys share one digit), the output is the input.
 template <class Io>
 __global__ void copy_when_no_pass_kernel(Io io, const pass_plan* plan, std::int64_t n) {

@@ -133,9 +133,6 @@ cudaError_t run_rows(void* temp, const Io& io, std::int64_t rows, std::int64_t l
                                                                                                ps.passes, bins, plan);
   if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   const row_tiling<Policy::tile_items> tiling{length, layout.tiles_a_row};
-  // Rows of keys alone on all their bits: pass 0 ranks unstably, as the flat sort's (device_onesweep.cuh).
-  const bool unstable_first = std::is_same_v<V, no_values> && ps.begin_bit == 0 &&
-                              ps.end_bit == static_cast<int>(8 * sizeof(typename Io::item_type));
   for (int p = 0; p < ps.passes; ++p) {
     const auto launch_as = [&](auto float_keys, auto unstable) {
       constexpr bool is_float = decltype(float_keys)::value;
@@ -153,11 +150,8 @@ cudaError_t run_rows(void* temp, const Io& io, std::int64_t rows, std::int64_t l
           status + static_cast<std::size_t>(p) * layout.status_words, counters + p);
       return cudaSuccess;
     };
-    const auto launch = [&](auto float_keys) {
-      if constexpr (std::is_same_v<V, no_values>) {
-        if (p == 0 && unstable_first) return launch_as(float_keys, std::true_type{});
-      }
-      return launch_as(float_keys, std::false_type{});
+    const auto launch = [&](auto float_keys) {  // pass 0 of rows of keys alone ranks unstably
+      return launch_by_stability<Io>(ps, p, [&](auto unstable) { return launch_as(float_keys, unstable); });
     };
     if constexpr (sizeof(K) >= 2) {
       e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});
