@@ -153,7 +153,7 @@ TEST_F(sort_test, tiles_whose_keys_share_a_digit) {
 
 TEST_F(sort_test, first_pass_of_keys_alone_ranks_unstably) {
   // Keys alone on all their bits: the first pass ranks by its atomics, in no set order within a digit
-  // (onesweep/pass.cuh, `Unstable`). The low byte takes two values (digits 254 and 255), so the last,
+  // (onesweep/pass.cuh, `Unstable`; float keys only where no −0.0 is among them). The low byte takes two values (digits 254 and 255), so the last,
   // partial tile's real keys of digit 255 meet no padding (which the stable pass ranks as digit 255);
   // sizes put 1, 7 or most of a tile (8192 u32 / f32, 5120 u64, 5888 u16 keys) in the last one. The
   // same keys on a bit range keep the stable first pass, which CUB's order and the CPU's show.
@@ -169,9 +169,16 @@ TEST_F(sort_test, first_pass_of_keys_alone_ranks_unstably) {
     check_sort(keys, 0, -1, false, false, "u32 keys, low byte 254/255");
     check_sort(keys, 0, -1, true, false, "u32 keys desc, low byte 254/255");
     check_sort(keys, 0, 24, false, false, "u32 keys [0,24), low byte 254/255");
+    // Float keys: +0.0 alone takes the unstable pass; beside −0.0 (same digits, other bits, kept in input
+    // order by a stable sort) the histogram flags it and pass 0 ranks stably.
     std::vector<float> floats(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i) floats[i] = static_cast<float>(static_cast<std::int32_t>(keys[i] >> 8)) * 0.5f;
-    check_sort(floats, 0, -1, n % 2 == 1, false, "f32 keys");
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      floats[i] = (keys[i] & 0x700) == 0 ? 0.0f : static_cast<float>(static_cast<std::int32_t>(keys[i]) >> 11) * 0.5f;
+    check_sort(floats, 0, -1, n % 2 == 1, false, "f32 keys with +0.0");
+    for (std::size_t i = 0; i < floats.size(); i += 3)
+      if (floats[i] == 0.0f) floats[i] = -0.0f;
+    check_sort(floats, 0, -1, false, false, "f32 keys with ±0.0");
+    check_sort(floats, 0, -1, true, false, "f32 keys with ±0.0 desc");
   }
   check_sort(low_pair(std::uint64_t{}, 4 * 5120 + 7), 0, -1, false, false, "u64 keys, low byte 254/255");
   check_sort(low_pair(std::uint64_t{}, 4 * 5120 + 7), 8, 64, false, false, "u64 keys [8,64)");

@@ -49,6 +49,9 @@ struct pass_set {
 struct pass_plan {
   int performed;
   int order[max_passes];
+  /// Float keys: 1 when a −0.0 is among them (it shares +0.0's digits but not its bits, so the order of
+  /// the zeros shows; pass 0 then ranks stably, pass.cuh), else 0; set by the histogram.
+  int signed_zeros;
 };
 
 constexpr int hist_threads = 256;
@@ -105,8 +108,11 @@ __global__ void __launch_bounds__(hist_threads)
   for (int p = 0; p < passes_max; ++p) shift[p] = ps.place(p < ps.passes ? p : ps.passes - 1).shift;
   const U range = ps.end_bit >= static_cast<int>(8 * sizeof(U)) ? static_cast<U>(~U(0))
                                                                 : static_cast<U>((U(1) << ps.end_bit) - 1u);
+  bool negative_zero = false;
   const auto count = [&](U raw) {
-    const U b = static_cast<U>(codec.ordered(codec.encode(raw)) & range);
+    const U encoded = codec.encode(raw);
+    if constexpr (FloatKeys) negative_zero |= encoded == codec.neg_zero;
+    const U b = static_cast<U>(codec.ordered(encoded) & range);
 #pragma unroll
     for (int p = 0; p < passes_max; ++p)
       atomicAdd(&hist[(p * digits + (static_cast<unsigned>(b >> shift[p]) & 0xffu)) * words_a_digit + word], one);
@@ -136,6 +142,9 @@ __global__ void __launch_bounds__(hist_threads)
       c += lane_counters ? (w & 0xffffu) + (w >> 16) : w;
     }
     if (c != 0) atomic_add_global(bins + i, static_cast<Offset>(c));
+  }
+  if constexpr (FloatKeys) {
+    if (__syncthreads_or(negative_zero) && threadIdx.x == 0) atomicOr(&plan->signed_zeros, 1);
   }
   // The last block scans: every block's atomics are visible to it after its ticket. The barrier makes
   // thread 0 take the ticket only after every warp of its block has flushed and fenced (without it a

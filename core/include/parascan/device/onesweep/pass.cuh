@@ -30,7 +30,9 @@
 //   warp's keys of that digit, in whatever order the lanes' atomics meet. An LSD sort needs every pass
 //   but the first to be stable (the first orders nothing that a later pass must keep), and keys that
 //   differ nowhere cannot be told apart, so the output is the stable sort's, bit for bit. It saves the
-//   8 ballots, the leader's atomic and the shuffle a key (performance.md entry 70).
+//   8 ballots, the leader's atomic and the shuffle a key (performance.md entry 70). Float keys are the
+//   exception: −0.0 and +0.0 share their digits but not their bits, and a stable sort keeps the zeros
+//   in input order; so where the histogram saw a −0.0 (plan->signed_zeros) pass 0 ranks stably.
 //   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers fewer than 2^30 keys
 //   (policy::portion_keys: 2^28 rounded up to whole tiles).
 #pragma once
@@ -183,7 +185,7 @@ struct row_tiling {
 /// portion's bins_in) unless bins_out is null. `status` holds 256 zeroed words per tile,
 /// `tile_counter` a zeroed word.
 /// Unstable: ranks taken by the early counts' atomics, in no set order within a digit (keys alone; only
-/// for the first pass that runs, see the file's header).
+/// for pass 0, see the file's header; float keys rank stably where plan->signed_zeros).
 template <class Policy, class Io, class Digit, class Offset, class Tiling = flat_tiling<Policy::tile_items>,
           bool Unstable = false>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
@@ -223,6 +225,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
   const int order = plan->order[pass];
   if (order < 0) return;  // every key has the same digit here: the pass would move nothing
+  // Unstable ranking unless float keys hold a −0.0 (the file's header); integer keys decide it here.
+  const bool unstable = Unstable && (!digit_float_keys<Digit>::value || plan->signed_zeros == 0);
   const typename Io::ends ends = io.at(order, plan->performed, integer_codec<Digit>(digit.codec));
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, d = threadIdx.x;
@@ -256,7 +260,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // 2. Early counts, published; each digit's first place in the tile. Unstable: the count's old value
   //    is the key's place among its warp's keys of the digit (the tile's padding is not counted).
   unsigned rank[items];
-  if constexpr (Unstable) {
+  if (unstable) {
 #pragma unroll
     for (int j = 0; j < items; ++j)
       if (full || warp_begin + j * 32 + lane < tile_n) rank[j] = atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
@@ -288,7 +292,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   __syncthreads();
 
   // 3. Ranks: each key's place in the tile's sorted order.
-  if constexpr (Unstable) {
+  if (unstable) {
 #pragma unroll
     for (int j = 0; j < items; ++j)
       if (full || warp_begin + j * 32 + lane < tile_n) rank[j] += s.warp_hist[warp][digit(key[j])];
@@ -315,7 +319,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   U* key_stage = reinterpret_cast<U*>(s.stage);
 #pragma unroll
   for (int j = 0; j < items; ++j)
-    if (!Unstable || full || warp_begin + j * 32 + lane < tile_n) key_stage[rank[j]] = key[j];
+    if (!unstable || full || warp_begin + j * 32 + lane < tile_n) key_stage[rank[j]] = key[j];
   [[maybe_unused]] std::conditional_t<has_values, V, char> value[items];
   if constexpr (has_values) {
 #pragma unroll
@@ -366,11 +370,13 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 
 /// Calls `launch(std::bool_constant<Unstable>{})` for pass p of the sort over `ps`: Unstable (pass_kernel's
 /// form) for pass 0 of keys alone on all their bits, where the first pass need not be stable (the file's
-/// header); the stable form otherwise.
+/// header); the stable form otherwise. Float keys take it only where `zeros_flagged`: the plan's
+/// signed_zeros comes from a histogram that looked for −0.0.
 template <class Io, class Launch>
-cudaError_t launch_by_stability(const pass_set& ps, int p, Launch&& launch) {
+cudaError_t launch_by_stability(const pass_set& ps, int p, bool zeros_flagged, Launch&& launch) {
   if constexpr (std::is_same_v<typename Io::value_type, no_values>) {
-    if (p == 0 && ps.begin_bit == 0 && ps.end_bit == static_cast<int>(8 * sizeof(typename Io::item_type)))
+    if (p == 0 && ps.begin_bit == 0 && ps.end_bit == static_cast<int>(8 * sizeof(typename Io::item_type)) &&
+        (ps.kind != key_kind::floating || zeros_flagged))
       return launch(std::true_type{});
   }
   return launch(std::false_type{});

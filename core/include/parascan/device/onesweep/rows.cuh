@@ -56,6 +56,7 @@ __global__ void __launch_bounds__(digits)
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     plan->performed = passes;
     for (int q = 0; q < passes; ++q) plan->order[q] = q;
+    plan->signed_zeros = 1;  // not looked for: float rows keep the stable pass 0 (launch_by_stability)
   }
 }
 
@@ -150,8 +151,8 @@ cudaError_t run_rows(void* temp, const Io& io, std::int64_t rows, std::int64_t l
           status + static_cast<std::size_t>(p) * layout.status_words, counters + p);
       return cudaSuccess;
     };
-    const auto launch = [&](auto float_keys) {  // pass 0 of rows of keys alone ranks unstably
-      return launch_by_stability<Io>(ps, p, [&](auto unstable) { return launch_as(float_keys, unstable); });
+    const auto launch = [&](auto float_keys) {  // pass 0 of rows of integer keys alone ranks unstably
+      return launch_by_stability<Io>(ps, p, false, [&](auto unstable) { return launch_as(float_keys, unstable); });
     };
     if constexpr (sizeof(K) >= 2) {
       e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});
