@@ -10,7 +10,8 @@
 //   ab_small_sorts NAME [log2 n ...]   (default 12 16 18 20 21 22 24); exit 1 if any output differs
 // Rows: u32 keys, u32 pairs (u32 values), u32 argsort (u32 positions), u64 keys; uniform keys (hashed);
 // and u32 keys whose low byte takes two values (`keys-lo2`: the first pass's digits meet 16 to an address
-// in a warp, the worst case of the unstable first pass's atomics, performance.md entry 70).
+// in a warp, the worst case of the unstable first pass's atomics, performance.md entry 70), and the
+// u32 keys' bits sorted as f32 keys (`keys-f32`).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/version.cuh>
 #include <cstdint>
@@ -41,8 +42,8 @@ __global__ void keep_bits(T* p, long long n, T mask) {
     p[i] &= mask;
 }
 
-/// One row: what = 0 keys, 1 pairs, 2 argsort, 3 keys whose low byte is 0 or 1. Returns the bytes that
-/// differ from CUB's output.
+/// One row: what = 0 keys, 1 pairs, 2 argsort, 3 keys whose low byte is 0 or 1, 4 the keys' bits as
+/// floats (f32 keys alone: CUB sorts them as float). Returns the bytes that differ from CUB's output.
 template <class K>
 long long row(const char* name, int what, int lg, const timing_options& o) {
   const std::int64_t n = std::int64_t(1) << lg;
@@ -56,10 +57,11 @@ long long row(const char* name, int what, int lg, const timing_options& o) {
   if (what == 3) keep_bits<<<1024, 256>>>(in, n, static_cast<K>(~K(0xfe)));
   CK(cudaGetLastError());
   const int shown = what;
-  if (what == 3) what = 0;  // a sort of keys alone from here on
+  const auto kind = what == 4 ? parascan::key_kind::floating : parascan::key_kind::unsigned_int;
+  if (what >= 3) what = 0;  // a sort of keys alone from here on
   const std::uint32_t* values = what == 1 ? vin : nullptr;  // argsort: the sort makes the positions
   const auto ours = [&](void* t, std::size_t& tb) {
-    if (what == 0) return parascan::radix_sort_bits<K>(t, tb, in, out, n, parascan::key_kind::unsigned_int, {});
+    if (what == 0) return parascan::radix_sort_bits<K>(t, tb, in, out, n, kind, {});
     return parascan::radix_sort_bits_pairs<K, std::uint32_t>(t, tb, in, out, values, vout, n,
                                                              parascan::key_kind::unsigned_int, {});
   };
@@ -70,6 +72,12 @@ long long row(const char* name, int what, int lg, const timing_options& o) {
   float mine = 0, cub = 0;
   for (int round = 0; round < 2; ++round) {  // the second round's times are printed
     mine = median_ms(o, [&] { CK(ours(t, tb)); });
+    if constexpr (sizeof(K) == 4) {
+      if (shown == 4) {
+        cub = cub_faster(reinterpret_cast<const float*>(in), reinterpret_cast<float*>(ref), nullptr, vref, n, o);
+        continue;
+      }
+    }
     cub = cub_faster(in, ref, what == 0 ? nullptr : what == 1 ? vin : iota, vref, n, o);
   }
   CK(cudaMemset(out, 0xa5, n * sizeof(K)));
@@ -77,7 +85,7 @@ long long row(const char* name, int what, int lg, const timing_options& o) {
   CK(ours(t, tb));
   CK(cudaDeviceSynchronize());
   const long long bad = mismatches(out, ref, n * sizeof(K)) + (what ? mismatches(vout, vref, n * 4) : 0);
-  static const char* kinds[] = {"keys", "pairs-u32", "argsort", "keys-lo2"};
+  static const char* kinds[] = {"keys", "pairs-u32", "argsort", "keys-lo2", "keys-f32"};
   std::printf("%-10s %s %-9s 2^%-2d ours %8.4f ms  CUB %8.4f ms  %.3fx  %s\n", name, sizeof(K) == 8 ? "u64" : "u32",
               kinds[shown], lg, mine, cub, cub / mine, bad ? "WRONG" : "ok");
   CK(cudaFree(t));
@@ -96,6 +104,7 @@ int main(int argc, char** argv) {
     bad += row<std::uint32_t>(name, 2, lg, o);
     bad += row<std::uint64_t>(name, 0, lg, o);
     bad += row<std::uint32_t>(name, 3, lg, o);
+    bad += row<std::uint32_t>(name, 4, lg, o);
   }
   std::printf("%s: %s\n", name, bad ? "SOME OUTPUTS DIFFER FROM CUB'S" : "every output equals CUB's");
   return bad ? 1 : 0;
