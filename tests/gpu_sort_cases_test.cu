@@ -153,10 +153,11 @@ TEST_F(sort_test, tiles_whose_keys_share_a_digit) {
 
 TEST_F(sort_test, first_pass_of_keys_alone_ranks_unstably) {
   // Keys alone on all their bits: the first pass ranks by its atomics, in no set order within a digit
-  // (onesweep/pass.cuh, `Unstable`; float keys only where no −0.0 is among them). The low byte takes two values (digits 254 and 255), so the last,
-  // partial tile's real keys of digit 255 meet no padding (which the stable pass ranks as digit 255);
-  // sizes put 1, 7 or most of a tile (8192 u32 / f32, 5120 u64, 5888 u16 keys) in the last one. The
-  // same keys on a bit range keep the stable first pass, which CUB's order and the CPU's show.
+  // (onesweep/pass.cuh, `Unstable`; float keys only where no −0.0 is among them). The low byte takes two
+  // values (digits 254 and 255), so the last, partial tile's real keys of digit 255 meet no padding
+  // (which the stable pass ranks as digit 255); sizes put 1, 7 or most of a tile (8192 u32 / f32, 5120
+  // u64, 5888 u16 keys) in the last one. The same keys on a bit range keep the stable first pass, which
+  // CUB's order and the CPU's show.
   std::mt19937_64 rng(29);
   const auto low_pair = [&](auto tag, std::int64_t n) {
     using K = decltype(tag);
