@@ -20,6 +20,7 @@
 // nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I core/include -I experiments experiments/scan_waves.cu
 #include <cstdint>
 #include <cstdio>
+#include "parascan/block/block_exclusive_sum.cuh"
 #include "parascan/device/device_scan.cuh"
 #include "scan_reference.cuh"
 
@@ -59,36 +60,6 @@ __device__ __forceinline__ void store(uint4* p, uint4 v) {
   else __stcs(p, v);
 }
 
-__device__ __forceinline__ u32 warp_inclusive(u32 v) {
-  const int lane = threadIdx.x % 32;
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    const u32 t = __shfl_up_sync(0xffffffffu, v, d);
-    if (lane >= d) v += t;
-  }
-  return v;
-}
-
-/// The block's exclusive sum of v; `total` the block's sum. Two barriers; `warp_sums` holds Threads / 32.
-template <int Threads>
-__device__ __forceinline__ u32 block_exclusive(u32 v, u32* warp_sums, u32& total) {
-  constexpr int warps = Threads / 32;
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const u32 in_warp = warp_inclusive(v);
-  if (lane == 31) warp_sums[warp] = in_warp;
-  __syncthreads();
-  u32 before = 0;
-  total = 0;
-#pragma unroll
-  for (int w = 0; w < warps; ++w) {
-    const u32 s = warp_sums[w];
-    before += w < warp ? s : 0u;
-    total += s;
-  }
-  __syncthreads();  // warp_sums free for the next call
-  return before + in_warp - v;
-}
-
 /// Slices of SliceVec 16-byte words taken in order from `counter` by resident blocks until none is left.
 template <int Threads, int SliceVec, int H>
 __global__ void __launch_bounds__(Threads) wave_scan(const uint4* in, uint4* out, std::int64_t n_vec, std::int64_t slices,
@@ -117,7 +88,7 @@ __global__ void __launch_bounds__(Threads) wave_scan(const uint4* in, uint4* out
       }
     }
     u32 total;
-    block_exclusive<Threads>(sum, warp_sums, total);
+    parascan::block::exclusive_sum<Threads>(sum, warp_sums, total);
     // 2. Published, then the look-back by warp 0: lane l reads slice w − l; the nearest prefix ends it.
     if (warp == 0) {
       u32 prefix = 0;
@@ -138,7 +109,7 @@ __global__ void __launch_bounds__(Threads) wave_scan(const uint4* in, uint4* out
             if ((word & st_mask) == 0) word = atomicAdd(status + i, 0ull);
           }
           const u32 mine = (upto >> lane) & 1u ? static_cast<u32>(word) : 0u;
-          prefix += __shfl_sync(0xffffffffu, warp_inclusive(mine), 31);
+          prefix += __reduce_add_sync(0xffffffffu, mine);
           if (prefixes) break;
         }
         if (lane == 0) atomicExch(status + s, st_prefix | static_cast<u32>(prefix + total));
@@ -162,7 +133,7 @@ __global__ void __launch_bounds__(Threads) wave_scan(const uint4* in, uint4* out
         a = x[k].w; x[k].w = run; run += a;
       }
       u32 step_total;
-      const u32 add = carry + block_exclusive<Threads>(run, warp_sums, step_total);
+      const u32 add = carry + parascan::block::exclusive_sum<Threads>(run, warp_sums, step_total);
 #pragma unroll
       for (int k = 0; k < 4; ++k) {
         x[k].x += add; x[k].y += add; x[k].z += add; x[k].w += add;
