@@ -4,6 +4,7 @@
 // has the types, cub::DeviceRadixSort (sort_check.cuh). The typed tests over sizes: gpu_sort_test.cu.
 #include <gtest/gtest.h>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <type_traits>
@@ -153,37 +154,43 @@ TEST_F(sort_test, tiles_whose_keys_share_a_digit) {
 
 TEST_F(sort_test, first_pass_of_keys_alone_ranks_unstably) {
   // Keys alone on all their bits: the first pass ranks by its atomics, in no set order within a digit
-  // (onesweep/pass.cuh, `Unstable`; float keys only where no −0.0 is among them). The low byte takes two
-  // values (digits 254 and 255), so the last, partial tile's real keys of digit 255 meet no padding
-  // (which the stable pass ranks as digit 255); sizes put 1, 7 or most of a tile (8192 u32 / f32, 5120
-  // u64, 5888 u16 keys) in the last one. The same keys on a bit range keep the stable first pass, which
-  // CUB's order and the CPU's show.
+  // (onesweep/pass.cuh, `Unstable`), unless a digit holds more than 1/8 of the keys (crowded) or float
+  // keys hold a −0.0. The low byte takes the 16 values 240–255, so no digit is crowded and digit 255 is
+  // common: the last, partial tile's real keys of digit 255 meet no padding (which the stable pass ranks
+  // as digit 255); sizes put 1, 7 or most of a tile (8192 u32 / f32, 5120 u64, 5888 u16 keys) in the
+  // last one. Low bytes 254/255 crowd two digits (the stable pass 0), and the same keys on a bit range
+  // keep the stable first pass, which CUB's order and the CPU's show.
   std::mt19937_64 rng(29);
-  const auto low_pair = [&](auto tag, std::int64_t n) {
+  const auto low_byte = [&](auto tag, std::int64_t n, unsigned first, unsigned values) {
     using K = decltype(tag);
     std::vector<K> keys(static_cast<std::size_t>(n));
-    for (auto& k : keys) k = static_cast<K>((rng() & ~std::uint64_t(0xff)) | (0xfe + (rng() & 1)));
+    for (auto& k : keys) k = static_cast<K>((rng() & ~std::uint64_t(0xff)) | (first + rng() % values));
     return keys;
   };
   for (const std::int64_t n : {std::int64_t(3 * 8192 + 1), std::int64_t(4 * 8192 - 1), std::int64_t(40000)}) {
-    const auto keys = low_pair(std::uint32_t{}, n);
-    check_sort(keys, 0, -1, false, false, "u32 keys, low byte 254/255");
-    check_sort(keys, 0, -1, true, false, "u32 keys desc, low byte 254/255");
-    check_sort(keys, 0, 24, false, false, "u32 keys [0,24), low byte 254/255");
-    // Float keys: +0.0 alone takes the unstable pass; beside −0.0 (same digits, other bits, kept in input
-    // order by a stable sort) the histogram flags it and pass 0 ranks stably.
+    const auto keys = low_byte(std::uint32_t{}, n, 240, 16);
+    check_sort(keys, 0, -1, false, false, "u32 keys, low byte 240-255");
+    check_sort(keys, 0, -1, true, false, "u32 keys desc, low byte 240-255");
+    check_sort(keys, 0, 24, false, false, "u32 keys [0,24), low byte 240-255");
+    check_sort(low_byte(std::uint32_t{}, n, 254, 2), 0, -1, false, false, "u32 keys, low byte 254/255 (crowded)");
+    // Float keys, finite, of either sign, 1 in 16 a +0.0 (its first digit 0 then holds ~1/15 of them, not
+    // crowded): they take the unstable pass; beside −0.0 (same digits, other bits, kept in input order by
+    // a stable sort) the histogram flags it and pass 0 ranks stably.
     std::vector<float> floats(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      floats[i] = (keys[i] & 0x700) == 0 ? 0.0f : static_cast<float>(static_cast<std::int32_t>(keys[i]) >> 11) * 0.5f;
+    for (auto& f : floats) {
+      const auto bits = static_cast<std::uint32_t>((rng() & 0x807fffffu) | ((100 + rng() % 50) << 23));
+      std::memcpy(&f, &bits, sizeof f);
+      if (rng() % 16 == 0) f = 0.0f;
+    }
     check_sort(floats, 0, -1, n % 2 == 1, false, "f32 keys with +0.0");
     for (std::size_t i = 0; i < floats.size(); i += 3)
       if (floats[i] == 0.0f) floats[i] = -0.0f;
     check_sort(floats, 0, -1, false, false, "f32 keys with ±0.0");
     check_sort(floats, 0, -1, true, false, "f32 keys with ±0.0 desc");
   }
-  check_sort(low_pair(std::uint64_t{}, 4 * 5120 + 7), 0, -1, false, false, "u64 keys, low byte 254/255");
-  check_sort(low_pair(std::uint64_t{}, 4 * 5120 + 7), 8, 64, false, false, "u64 keys [8,64)");
-  check_sort(low_pair(std::uint16_t{}, 5 * 5888 + 1), 0, -1, false, false, "u16 keys, low byte 254/255");
+  check_sort(low_byte(std::uint64_t{}, 4 * 5120 + 7, 240, 16), 0, -1, false, false, "u64 keys, low byte 240-255");
+  check_sort(low_byte(std::uint64_t{}, 4 * 5120 + 7, 240, 16), 8, 64, false, false, "u64 keys [8,64)");
+  check_sort(low_byte(std::uint16_t{}, 5 * 5888 + 1, 240, 16), 0, -1, false, false, "u16 keys, low byte 240-255");
 }
 
 class sort_values : public sort_test, public ::testing::WithParamInterface<std::int64_t> {};

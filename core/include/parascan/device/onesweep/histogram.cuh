@@ -16,7 +16,8 @@
 //   Blocks flush with one global atomic per non-empty bin; the last block to finish (a ticket after a
 //   fence, as CUDA's threadFenceReduction sample) scans the 256 counts of each pass in place and
 //   writes the pass plan: a pass whose keys all share one digit (its counts hold n in one bin) moves
-//   nothing and is skipped.
+//   nothing and is skipped; a first digit that holds more than 1/crowded_share of the keys is flagged
+//   (the unstable first pass ranks stably then, pass.cuh).
 #pragma once
 #include <cstdint>
 #include "parascan/block/block_exclusive_sum.cuh"
@@ -52,7 +53,15 @@ struct pass_plan {
   /// Float keys: 1 when a −0.0 is among them (it shares +0.0's digits but not its bits, so the order of
   /// the zeros shows; pass 0 then ranks stably, pass.cuh), else 0; set by the histogram.
   int signed_zeros;
+  /// 1 when one digit of pass 0 holds more than 1/crowded_share of the keys (of a row, for the rows sort):
+  /// the unstable pass 0's atomics would queue on it, so pass 0 ranks stably (pass.cuh).
+  int crowded_first;
 };
+
+/// A digit is crowded when it holds more than 1/crowded_share of the keys: a warp's lanes then meet
+/// about 32 / crowded_share to its count's address. H200, 2^28 u32 keys alone: the unstable pass 0 took
+/// ~0.14 ms more than the stable one where the low byte took 2 values (performance.md entry 71).
+constexpr int crowded_share = 8;
 
 constexpr int hist_threads = 256;
 constexpr int hist_items = 16;
@@ -162,10 +171,12 @@ __global__ void __launch_bounds__(hist_threads)
   if (!last_block) return;
   __threadfence();
   __shared__ Offset warp_totals[hist_threads / 32];
+  bool crowded = false;
   for (int p = 0; p < ps.passes; ++p) {
     Offset* b = bins + static_cast<std::int64_t>(p) * digits;
     const Offset v = *reinterpret_cast<volatile Offset*>(b + threadIdx.x);
     if (static_cast<std::int64_t>(v) == n) trivial[p] = 1;
+    if (p == 0) crowded = __syncthreads_or(static_cast<std::int64_t>(v) * crowded_share > n);
     Offset total;
     b[threadIdx.x] = block::exclusive_sum<hist_threads>(v, warp_totals, total);
   }
@@ -174,6 +185,7 @@ __global__ void __launch_bounds__(hist_threads)
     int performed = 0;
     for (int p = 0; p < ps.passes; ++p) plan->order[p] = trivial[p] ? -1 : performed++;
     plan->performed = performed;
+    plan->crowded_first = crowded;
   }
 }
 

@@ -32,7 +32,9 @@
 //   differ nowhere cannot be told apart, so the output is the stable sort's, bit for bit. It saves the
 //   8 ballots, the leader's atomic and the shuffle a key (performance.md entry 70). Float keys are the
 //   exception: −0.0 and +0.0 share their digits but not their bits, and a stable sort keeps the zeros
-//   in input order; so where the histogram saw a −0.0 (plan->signed_zeros) pass 0 ranks stably.
+//   in input order; so where the histogram saw a −0.0 (plan->signed_zeros) pass 0 ranks stably. So it
+//   does where one digit holds more than 1/crowded_share of the keys (plan->crowded_first): lanes that
+//   meet at one count's address queue, where the ballots cost the same for any keys (entry 71).
 //   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers fewer than 2^30 keys
 //   (policy::portion_keys: 2^28 rounded up to whole tiles).
 #pragma once
@@ -185,7 +187,8 @@ struct row_tiling {
 /// portion's bins_in) unless bins_out is null. `status` holds 256 zeroed words per tile,
 /// `tile_counter` a zeroed word.
 /// Unstable: ranks taken by the early counts' atomics, in no set order within a digit (keys alone; only
-/// for pass 0, see the file's header; float keys rank stably where plan->signed_zeros).
+/// for pass 0, see the file's header; stably after all where plan->crowded_first, or for float keys
+/// where plan->signed_zeros).
 template <class Policy, class Io, class Digit, class Offset, class Tiling = flat_tiling<Policy::tile_items>,
           bool Unstable = false>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
@@ -225,8 +228,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
   const int order = plan->order[pass];
   if (order < 0) return;  // every key has the same digit here: the pass would move nothing
-  // Unstable ranking unless float keys hold a −0.0 (the file's header); integer keys decide it here.
-  const bool unstable = Unstable && (!digit_float_keys<Digit>::value || plan->signed_zeros == 0);
+  // Unstable ranking unless a digit is crowded or float keys hold a −0.0 (the file's header).
+  const bool unstable = Unstable && plan->crowded_first == 0 &&
+                        (!digit_float_keys<Digit>::value || plan->signed_zeros == 0);
   const typename Io::ends ends = io.at(order, plan->performed, integer_codec<Digit>(digit.codec));
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, d = threadIdx.x;

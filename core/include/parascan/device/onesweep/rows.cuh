@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(hist_threads)
 }
 
 /// bins[(p · rows + row) · 256 + d] = row · length + the row's keys whose pass-p digit is below d; the
-/// plan runs every pass.
+/// plan runs every pass, and flags a crowded first digit in any row (its crowded_first must start at 0).
 template <class Offset>
 __global__ void __launch_bounds__(digits)
     rows_offsets_kernel(const unsigned* counts, std::int64_t rows, std::int64_t length, int passes, Offset* bins,
@@ -53,6 +53,8 @@ __global__ void __launch_bounds__(digits)
   Offset total;
   const Offset before = block::exclusive_sum<digits>(c, warp_totals, total);
   bins[(p * rows + row) * digits + threadIdx.x] = static_cast<Offset>(row * length) + before;
+  if (p == 0 && __syncthreads_or(static_cast<std::int64_t>(c) * crowded_share > length) && threadIdx.x == 0)
+    atomicOr(&plan->crowded_first, 1);
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     plan->performed = passes;
     for (int q = 0; q < passes; ++q) plan->order[q] = q;
@@ -73,9 +75,9 @@ struct rows_layout {
     counters = align_up(static_cast<std::size_t>(rows * passes) * digits * sizeof(unsigned));
     status = counters + align_up(static_cast<std::size_t>(passes) * sizeof(unsigned));
     status_words = static_cast<std::size_t>(tiles) * digits;
-    cleared = status + align_up(static_cast<std::size_t>(passes) * status_words * sizeof(unsigned));
-    plan = cleared;
-    bins = plan + align_up(sizeof(pass_plan));
+    plan = status + align_up(static_cast<std::size_t>(passes) * status_words * sizeof(unsigned));
+    cleared = plan + align_up(sizeof(pass_plan));  // the plan's crowded_first starts at 0
+    bins = cleared;
     total = bins + align_up(static_cast<std::size_t>(passes) * rows * digits * sizeof(Offset));
   }
 };
