@@ -201,7 +201,7 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
                                      counters + p * layout.portions + q);
       };
       const auto launch = [&](auto float_keys) {
-        return launch_by_stability<Io>(ps, p, true, [&](auto unstable) { return launch_as(float_keys, unstable); });
+        return launch_by_stability<Io>(ps, p, [&](auto unstable) { return launch_as(float_keys, unstable); });
       };
       if constexpr (sizeof(K) >= 2) {  // floats are 2 (__half, __nv_bfloat16), 4 or 8 bytes
         e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});

@@ -33,8 +33,10 @@
 //   8 ballots, the leader's atomic and the shuffle a key (performance.md entry 70). Float keys are the
 //   exception: −0.0 and +0.0 share their digits but not their bits, and a stable sort keeps the zeros
 //   in input order; so where the histogram saw a −0.0 (plan->signed_zeros) pass 0 ranks stably. So it
-//   does where one digit holds more than 1/crowded_share of the keys (plan->crowded_first): lanes that
-//   meet at one count's address queue, where the ballots cost the same for any keys (entry 71).
+//   does where the histogram found the first digits crowded (plan->crowded_first: more than 1/8 of
+//   sampled keys share their digit with the next lane's, as for skewed digits or runs of equal keys):
+//   lanes whose atomics meet at one count's address queue, where the ballots cost the same for any keys
+//   (entry 71). The rows sort keeps the stable form (rows.cuh).
 //   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers fewer than 2^30 keys
 //   (policy::portion_keys: 2^28 rounded up to whole tiles).
 #pragma once
@@ -372,15 +374,13 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
 }
 
-/// Calls `launch(std::bool_constant<Unstable>{})` for pass p of the sort over `ps`: Unstable (pass_kernel's
-/// form) for pass 0 of keys alone on all their bits, where the first pass need not be stable (the file's
-/// header); the stable form otherwise. Float keys take it only where `zeros_flagged`: the plan's
-/// signed_zeros comes from a histogram that looked for −0.0.
+/// Calls `launch(std::bool_constant<Unstable>{})` for pass p of the flat sort over `ps`: Unstable
+/// (pass_kernel's form, which still ranks stably where the plan says so) for pass 0 of keys alone on
+/// all their bits, where the first pass need not be stable (the file's header); the stable form otherwise.
 template <class Io, class Launch>
-cudaError_t launch_by_stability(const pass_set& ps, int p, bool zeros_flagged, Launch&& launch) {
+cudaError_t launch_by_stability(const pass_set& ps, int p, Launch&& launch) {
   if constexpr (std::is_same_v<typename Io::value_type, no_values>) {
-    if (p == 0 && ps.begin_bit == 0 && ps.end_bit == static_cast<int>(8 * sizeof(typename Io::item_type)) &&
-        (ps.kind != key_kind::floating || zeros_flagged))
+    if (p == 0 && ps.begin_bit == 0 && ps.end_bit == static_cast<int>(8 * sizeof(typename Io::item_type)))
       return launch(std::true_type{});
   }
   return launch(std::false_type{});

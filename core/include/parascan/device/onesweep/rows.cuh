@@ -7,7 +7,9 @@
 //   3. per pass, pass_kernel with row_tiling: tiles never cross a row, the first tile of a row starts
 //      its chains (published as a prefix), and digit offsets are the row's.
 // Traffic: as the plain sort's (each pass reads and writes the keys once), against the merge levels'
-// log2(length / tile) extra passes. One launch covers at most 2^28 keys (30-bit status counts).
+// log2(length / tile) extra passes. Every pass ranks stably: the flat sort's unstable first pass
+// (pass.cuh) rests on its histogram's sample of how often a warp's keys share their first digit, which
+// rows_histogram_kernel does not take. One launch covers at most 2^28 keys (30-bit status counts).
 #pragma once
 #include <cstdint>
 #include "parascan/device/device_onesweep.cuh"
@@ -42,7 +44,7 @@ __global__ void __launch_bounds__(hist_threads)
 }
 
 /// bins[(p · rows + row) · 256 + d] = row · length + the row's keys whose pass-p digit is below d; the
-/// plan runs every pass, and flags a crowded first digit in any row (its crowded_first must start at 0).
+/// plan runs every pass.
 template <class Offset>
 __global__ void __launch_bounds__(digits)
     rows_offsets_kernel(const unsigned* counts, std::int64_t rows, std::int64_t length, int passes, Offset* bins,
@@ -53,12 +55,9 @@ __global__ void __launch_bounds__(digits)
   Offset total;
   const Offset before = block::exclusive_sum<digits>(c, warp_totals, total);
   bins[(p * rows + row) * digits + threadIdx.x] = static_cast<Offset>(row * length) + before;
-  if (p == 0 && __syncthreads_or(static_cast<std::int64_t>(c) * crowded_share > length) && threadIdx.x == 0)
-    atomicOr(&plan->crowded_first, 1);
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     plan->performed = passes;
     for (int q = 0; q < passes; ++q) plan->order[q] = q;
-    plan->signed_zeros = 1;  // not looked for: float rows keep the stable pass 0 (launch_by_stability)
   }
 }
 
@@ -75,9 +74,9 @@ struct rows_layout {
     counters = align_up(static_cast<std::size_t>(rows * passes) * digits * sizeof(unsigned));
     status = counters + align_up(static_cast<std::size_t>(passes) * sizeof(unsigned));
     status_words = static_cast<std::size_t>(tiles) * digits;
-    plan = status + align_up(static_cast<std::size_t>(passes) * status_words * sizeof(unsigned));
-    cleared = plan + align_up(sizeof(pass_plan));  // the plan's crowded_first starts at 0
-    bins = cleared;
+    cleared = status + align_up(static_cast<std::size_t>(passes) * status_words * sizeof(unsigned));
+    plan = cleared;
+    bins = plan + align_up(sizeof(pass_plan));
     total = bins + align_up(static_cast<std::size_t>(passes) * rows * digits * sizeof(Offset));
   }
 };
@@ -137,12 +136,11 @@ cudaError_t run_rows(void* temp, const Io& io, std::int64_t rows, std::int64_t l
   if ((e = check_launch(stream, sync)) != cudaSuccess) return e;
   const row_tiling<Policy::tile_items> tiling{length, layout.tiles_a_row};
   for (int p = 0; p < ps.passes; ++p) {
-    const auto launch_as = [&](auto float_keys, auto unstable) {
+    const auto launch = [&](auto float_keys) {
       constexpr bool is_float = decltype(float_keys)::value;
       constexpr std::size_t smem = pass_dynamic_smem<Policy, typename Io::item_type, V, Offset>();
       using digit_type = typename Io::template digit_type<is_float>;
-      const auto kernel =
-          pass_kernel<Policy, Io, digit_type, Offset, row_tiling<Policy::tile_items>, decltype(unstable)::value>;
+      const auto kernel = pass_kernel<Policy, Io, digit_type, Offset, row_tiling<Policy::tile_items>>;
       if constexpr (smem > 0) {
         const cudaError_t a = allow_dynamic_smem(kernel, static_cast<int>(smem));
         if (a != cudaSuccess) return a;
@@ -152,9 +150,6 @@ cudaError_t run_rows(void* temp, const Io& io, std::int64_t rows, std::int64_t l
           bins + static_cast<std::int64_t>(p) * rows * digits, static_cast<Offset*>(nullptr),
           status + static_cast<std::size_t>(p) * layout.status_words, counters + p);
       return cudaSuccess;
-    };
-    const auto launch = [&](auto float_keys) {  // pass 0 of rows of integer keys alone ranks unstably
-      return launch_by_stability<Io>(ps, p, false, [&](auto unstable) { return launch_as(float_keys, unstable); });
     };
     if constexpr (sizeof(K) >= 2) {
       e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});
