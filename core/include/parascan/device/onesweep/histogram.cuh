@@ -127,16 +127,14 @@ __global__ void __launch_bounds__(hist_threads)
                                                                 : static_cast<U>((U(1) << ps.end_bit) - 1u);
   bool negative_zero = false;
   unsigned alike = 0;  // of this lane's sampled keys, those whose pass-0 digit its right-hand lane shares
-  const auto first_digit = [&](U raw) {
-    return static_cast<unsigned>(static_cast<U>(codec.ordered(codec.encode(raw)) & range) >> shift[0]) & 0xffu;
-  };
-  const auto count = [&](U raw) {
+  const auto count = [&](U raw) {  // returns the key's pass-0 digit
     const U encoded = codec.encode(raw);
     if constexpr (FloatKeys) negative_zero |= encoded == codec.neg_zero;
     const U b = static_cast<U>(codec.ordered(encoded) & range);
 #pragma unroll
     for (int p = 0; p < passes_max; ++p)
       atomicAdd(&hist[(p * digits + (static_cast<unsigned>(b >> shift[p]) & 0xffu)) * words_a_digit + word], one);
+    return static_cast<unsigned>(b >> shift[0]) & 0xffu;
   };
   for (std::int64_t tile = blockIdx.x; tile * hist_tile < n; tile += gridDim.x) {
     const U* tile_keys = keys + tile * hist_tile;
@@ -145,10 +143,10 @@ __global__ void __launch_bounds__(hist_threads)
       U raw[hist_items];
 #pragma unroll
       for (int j = 0; j < hist_items; ++j) raw[j] = tile_keys[j * hist_threads + threadIdx.x];
+      const unsigned d0 = count(raw[0]);
 #pragma unroll
-      for (int j = 0; j < hist_items; ++j) count(raw[j]);
-      const unsigned d0 = first_digit(raw[0]);  // full tiles: every lane is here
-      alike += lane < 31 && __shfl_down_sync(0xffffffffu, d0, 1) == d0;
+      for (int j = 1; j < hist_items; ++j) count(raw[j]);
+      alike += lane < 31 && __shfl_down_sync(0xffffffffu, d0, 1) == d0;  // full tiles: every lane is here
     } else {
       for (int i = threadIdx.x; i < left; i += hist_threads) count(tile_keys[i]);
     }
