@@ -38,13 +38,6 @@ float cub_faster(const K* in, K* ref, const std::uint32_t* vin, std::uint32_t* v
   return with_int < with_int64 ? with_int : with_int64;
 }
 
-__host__ __device__ inline unsigned long long mix(unsigned long long z) {
-  z *= 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 /// The rows' key shapes beyond uniform: shape 1 keeps `low` values of the low byte (a power of 2),
 /// 2 runs of 64 equal keys, 3 each bit set with probability 1/8.
 template <class T>
@@ -52,8 +45,9 @@ __global__ void shape_keys(T* p, long long n, int shape, unsigned low) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
     const unsigned long long u = static_cast<unsigned long long>(i);
     if (shape == 1) p[i] &= static_cast<T>(~T(0xff) | T(low - 1));
-    if (shape == 2) p[i] = static_cast<T>(mix(u >> 6));
-    if (shape == 3) p[i] = static_cast<T>(mix(u) & mix(u + (1ull << 40)) & mix(u + (1ull << 41)));
+    if (shape == 2) p[i] = static_cast<T>(hashed_index(u >> 6));
+    if (shape == 3)
+      p[i] = static_cast<T>(hashed_index(u) & hashed_index(u + (1ull << 40)) & hashed_index(u + (1ull << 41)));
   }
 }
 
