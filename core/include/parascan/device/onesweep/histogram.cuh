@@ -146,7 +146,10 @@ __global__ void __launch_bounds__(hist_threads)
       const unsigned d0 = count(raw[0]);
 #pragma unroll
       for (int j = 1; j < hist_items; ++j) count(raw[j]);
-      alike += lane < 31 && __shfl_down_sync(0xffffffffu, d0, 1) == d0;  // full tiles: every lane is here
+      // Full tiles: every lane is here. The shuffle stands alone: as an operand of `lane < 31 && …` it
+      // left lane 31 out of a full-mask shuffle, and the warps hung (stop 62's first GPU call).
+      const unsigned right = __shfl_down_sync(0xffffffffu, d0, 1);
+      alike += lane < 31 && right == d0;
     } else {
       for (int i = threadIdx.x; i < left; i += hist_threads) count(tile_keys[i]);
     }

@@ -249,6 +249,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const bool full = left >= tile_items;
   const int tile_n = full ? tile_items : static_cast<int>(left);
   const int warp_begin = warp * 32 * items;
+  const auto real = [&](int j) { return full || warp_begin + j * 32 + lane < tile_n; };  // not padding
   U key[items];
   if (full) {
 #pragma unroll
@@ -269,7 +270,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   if (unstable) {
 #pragma unroll
     for (int j = 0; j < items; ++j)
-      if (full || warp_begin + j * 32 + lane < tile_n) rank[j] = atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
+      if (real(j)) rank[j] = atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
   } else {
 #pragma unroll
     for (int j = 0; j < items; ++j) atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
@@ -301,7 +302,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   if (unstable) {
 #pragma unroll
     for (int j = 0; j < items; ++j)
-      if (full || warp_begin + j * 32 + lane < tile_n) rank[j] += s.warp_hist[warp][digit(key[j])];
+      if (real(j)) rank[j] += s.warp_hist[warp][digit(key[j])];
   } else if (one_digit >= 0) {
 #pragma unroll
     for (int j = 0; j < items; ++j) rank[j] = warp_begin + j * 32 + lane;
@@ -325,7 +326,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   U* key_stage = reinterpret_cast<U*>(s.stage);
 #pragma unroll
   for (int j = 0; j < items; ++j)
-    if (!unstable || full || warp_begin + j * 32 + lane < tile_n) key_stage[rank[j]] = key[j];
+    if (!unstable || real(j)) key_stage[rank[j]] = key[j];
   [[maybe_unused]] std::conditional_t<has_values, V, char> value[items];
   if constexpr (has_values) {
 #pragma unroll
