@@ -8,7 +8,12 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr [-I <wheel>/cuda/cccl/headers/include]
 //        -I core/include -I experiments experiments/ab_small_sorts.cu -o ab_small_sorts
 //   ab_small_sorts NAME [log2 n ...]   (default 12 16 18 20 21 22 24); exit 1 if any output differs
-// Rows: u32 keys, u32 pairs (u32 values), u32 argsort (u32 positions), u64 keys; uniform keys (hashed).
+// Rows: u32 keys, u32 pairs (u32 values), u32 argsort (u32 positions), u64 keys; uniform keys (hashed);
+// u32 keys whose low byte takes 2, 4, 16 or 64 values (`keys-lo2` … `keys-lo64`: the first pass's digits
+// meet 16, 8, 2 or ~1 to an address in a warp, where the unstable first pass's atomics queue,
+// performance.md entries 70–71), keys in runs of 64 equal keys (`keys-runs64`: every lane of a warp on
+// one digit, though the digits' counts are even), the bench's few-distinct keys (`keys-few`: each bit set
+// with probability 1/8), and the u32 keys' bits sorted as f32 keys (`keys-f32`).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/version.cuh>
 #include <cstdint>
@@ -33,9 +38,39 @@ float cub_faster(const K* in, K* ref, const std::uint32_t* vin, std::uint32_t* v
   return with_int < with_int64 ? with_int : with_int64;
 }
 
-/// One row: what = 0 keys, 1 pairs, 2 argsort. Returns the bytes that differ from CUB's output.
+/// The rows' key shapes beyond uniform: shape 1 keeps `low` values of the low byte (a power of 2),
+/// 2 runs of 64 equal keys, 3 each bit set with probability 1/8.
+template <class T>
+__global__ void shape_keys(T* p, long long n, int shape, unsigned low) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    const unsigned long long u = static_cast<unsigned long long>(i);
+    if (shape == 1) p[i] &= static_cast<T>(~T(0xff) | T(low - 1));
+    if (shape == 2) p[i] = static_cast<T>(hashed_index(u >> 6));
+    if (shape == 3)
+      p[i] = static_cast<T>(hashed_index(u) & hashed_index(u + (1ull << 40)) & hashed_index(u + (1ull << 41)));
+  }
+}
+
+/// The rows: what the sort carries and how its keys are shaped.
+struct row_kind {
+  const char* name;
+  int what;  // 0 keys, 1 pairs (u32 values), 2 argsort
+  int shape;
+  unsigned low;
+  bool as_float;  // the keys' bits sorted as f32 keys (CUB sorts them as float)
+};
+constexpr row_kind row_kinds[] = {
+    {"keys", 0, 0, 0, false},        {"pairs-u32", 1, 0, 0, false}, {"argsort", 2, 0, 0, false},
+    {"keys-lo2", 0, 1, 2, false},    {"keys-lo4", 0, 1, 4, false},  {"keys-lo16", 0, 1, 16, false},
+    {"keys-lo64", 0, 1, 64, false},  {"keys-runs64", 0, 2, 0, false}, {"keys-few", 0, 3, 0, false},
+    {"keys-f32", 0, 0, 0, true},
+};
+
+/// One row of kind row_kinds[index]. Returns the bytes that differ from CUB's output.
 template <class K>
-long long row(const char* name, int what, int lg, const timing_options& o) {
+long long row(const char* name, int index, int lg, const timing_options& o) {
+  const row_kind& rk = row_kinds[index];
+  const int what = rk.what;
   const std::int64_t n = std::int64_t(1) << lg;
   K *in, *out, *ref;
   std::uint32_t *vin, *vout, *vref, *iota;
@@ -44,10 +79,12 @@ long long row(const char* name, int what, int lg, const timing_options& o) {
   fill_hashed<<<1024, 256>>>(in, n);
   fill_hashed<<<1024, 256>>>(vin, n);
   iota_kernel<<<1024, 256>>>(iota, n);
+  if (rk.shape != 0) shape_keys<<<1024, 256>>>(in, n, rk.shape, rk.low);
   CK(cudaGetLastError());
+  const auto kind = rk.as_float ? parascan::key_kind::floating : parascan::key_kind::unsigned_int;
   const std::uint32_t* values = what == 1 ? vin : nullptr;  // argsort: the sort makes the positions
   const auto ours = [&](void* t, std::size_t& tb) {
-    if (what == 0) return parascan::radix_sort_bits<K>(t, tb, in, out, n, parascan::key_kind::unsigned_int, {});
+    if (what == 0) return parascan::radix_sort_bits<K>(t, tb, in, out, n, kind, {});
     return parascan::radix_sort_bits_pairs<K, std::uint32_t>(t, tb, in, out, values, vout, n,
                                                              parascan::key_kind::unsigned_int, {});
   };
@@ -58,6 +95,12 @@ long long row(const char* name, int what, int lg, const timing_options& o) {
   float mine = 0, cub = 0;
   for (int round = 0; round < 2; ++round) {  // the second round's times are printed
     mine = median_ms(o, [&] { CK(ours(t, tb)); });
+    if constexpr (sizeof(K) == 4) {
+      if (rk.as_float) {
+        cub = cub_faster(reinterpret_cast<const float*>(in), reinterpret_cast<float*>(ref), nullptr, vref, n, o);
+        continue;
+      }
+    }
     cub = cub_faster(in, ref, what == 0 ? nullptr : what == 1 ? vin : iota, vref, n, o);
   }
   CK(cudaMemset(out, 0xa5, n * sizeof(K)));
@@ -65,9 +108,8 @@ long long row(const char* name, int what, int lg, const timing_options& o) {
   CK(ours(t, tb));
   CK(cudaDeviceSynchronize());
   const long long bad = mismatches(out, ref, n * sizeof(K)) + (what ? mismatches(vout, vref, n * 4) : 0);
-  static const char* kinds[] = {"keys", "pairs-u32", "argsort"};
-  std::printf("%-10s %s %-9s 2^%-2d ours %8.4f ms  CUB %8.4f ms  %.3fx  %s\n", name, sizeof(K) == 8 ? "u64" : "u32",
-              kinds[what], lg, mine, cub, cub / mine, bad ? "WRONG" : "ok");
+  std::printf("%-10s %s %-11s 2^%-2d ours %8.4f ms  CUB %8.4f ms  %.3fx  %s\n", name, sizeof(K) == 8 ? "u64" : "u32",
+              rk.name, lg, mine, cub, cub / mine, bad ? "WRONG" : "ok");
   CK(cudaFree(t));
   for (void* p : {(void*)in, (void*)out, (void*)ref, (void*)vin, (void*)vout, (void*)vref, (void*)iota}) CK(cudaFree(p));
   return bad;
@@ -83,6 +125,8 @@ int main(int argc, char** argv) {
     bad += row<std::uint32_t>(name, 1, lg, o);
     bad += row<std::uint32_t>(name, 2, lg, o);
     bad += row<std::uint64_t>(name, 0, lg, o);
+    for (int k = 3; k < static_cast<int>(sizeof(row_kinds) / sizeof(row_kinds[0])); ++k)
+      bad += row<std::uint32_t>(name, k, lg, o);
   }
   std::printf("%s: %s\n", name, bad ? "SOME OUTPUTS DIFFER FROM CUB'S" : "every output equals CUB's");
   return bad ? 1 : 0;

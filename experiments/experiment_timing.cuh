@@ -37,14 +37,18 @@ inline std::vector<int> log_sizes(int argc, char** argv, int first, std::vector<
   return sizes.empty() ? defaults : sizes;
 }
 
+/// The 64-bit mix fill_hashed applies to each index (splitmix64's finaliser of i · golden ratio).
+__host__ __device__ inline unsigned long long hashed_index(unsigned long long i) {
+  unsigned long long z = i * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 template <class T>
 __global__ void fill_hashed(T* p, long long n) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    unsigned long long z = static_cast<unsigned long long>(i) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    p[i] = static_cast<T>(z ^ (z >> 31));
-  }
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    p[i] = static_cast<T>(hashed_index(static_cast<unsigned long long>(i)));
 }
 
 __global__ void few_distinct(std::uint32_t* p, long long n) {

@@ -4,6 +4,7 @@
 // has the types, cub::DeviceRadixSort (sort_check.cuh). The typed tests over sizes: gpu_sort_test.cu.
 #include <gtest/gtest.h>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <type_traits>
@@ -149,6 +150,51 @@ TEST_F(sort_test, tiles_whose_keys_share_a_digit) {
   std::vector<std::uint64_t> wide(keys.begin(), keys.end());
   for (auto& w : wide) w = w * 0x9E3779B97F4A7C15ull;
   check_sort(wide, 0, -1, false, true, "runs u64");
+}
+
+TEST_F(sort_test, first_pass_of_keys_alone_ranks_unstably) {
+  // Keys alone on all their bits: the first pass ranks by its atomics, in no set order within a digit
+  // (onesweep/pass.cuh, `Unstable`), unless the histogram finds the first digits crowded (more than 1/8
+  // of its sampled keys share their digit with the next lane's key) or float keys hold a −0.0. The low
+  // byte takes the 16 values 240–255, so the digits are not crowded and digit 255 is common: the last,
+  // partial tile's real keys of digit 255 meet no padding (which the stable pass ranks as digit 255);
+  // sizes put 1, 7 or most of a tile (8192 u32 / f32, 5120 u64, 5888 u16 keys) in the last one. Low
+  // bytes 254/255 and runs of 64 equal keys crowd the first digits (the stable pass 0), and the same
+  // keys on a bit range keep the stable first pass, which CUB's order and the CPU's show.
+  std::mt19937_64 rng(29);
+  const auto low_byte = [&](auto tag, std::int64_t n, unsigned first, unsigned values) {
+    using K = decltype(tag);
+    std::vector<K> keys(static_cast<std::size_t>(n));
+    for (auto& k : keys) k = static_cast<K>((rng() & ~std::uint64_t(0xff)) | (first + rng() % values));
+    return keys;
+  };
+  for (const std::int64_t n : {std::int64_t(3 * 8192 + 1), std::int64_t(4 * 8192 - 1), std::int64_t(40000)}) {
+    const auto keys = low_byte(std::uint32_t{}, n, 240, 16);
+    check_sort(keys, 0, -1, false, false, "u32 keys, low byte 240-255");
+    check_sort(keys, 0, -1, true, false, "u32 keys desc, low byte 240-255");
+    check_sort(keys, 0, 24, false, false, "u32 keys [0,24), low byte 240-255");
+    check_sort(low_byte(std::uint32_t{}, n, 254, 2), 0, -1, false, false, "u32 keys, low byte 254/255 (crowded)");
+    auto runs = keys;
+    for (std::size_t i = 0; i < runs.size(); ++i) runs[i] = keys[i / 64 * 64];
+    check_sort(runs, 0, -1, false, false, "u32 keys in runs of 64 (crowded)");
+    // Float keys, finite, of either sign, 1 in 16 a +0.0 (its first digit 0 then holds ~1/15 of them, not
+    // crowded): they take the unstable pass; beside −0.0 (same digits, other bits, kept in input order by
+    // a stable sort) the histogram flags it and pass 0 ranks stably.
+    std::vector<float> floats(keys.size());
+    for (auto& f : floats) {
+      const auto bits = static_cast<std::uint32_t>((rng() & 0x807fffffu) | ((100 + rng() % 50) << 23));
+      std::memcpy(&f, &bits, sizeof f);
+      if (rng() % 16 == 0) f = 0.0f;
+    }
+    check_sort(floats, 0, -1, n % 2 == 1, false, "f32 keys with +0.0");
+    for (std::size_t i = 0; i < floats.size(); i += 3)
+      if (floats[i] == 0.0f) floats[i] = -0.0f;
+    check_sort(floats, 0, -1, false, false, "f32 keys with ±0.0");
+    check_sort(floats, 0, -1, true, false, "f32 keys with ±0.0 desc");
+  }
+  check_sort(low_byte(std::uint64_t{}, 4 * 5120 + 7, 240, 16), 0, -1, false, false, "u64 keys, low byte 240-255");
+  check_sort(low_byte(std::uint64_t{}, 4 * 5120 + 7, 240, 16), 8, 64, false, false, "u64 keys [8,64)");
+  check_sort(low_byte(std::uint16_t{}, 5 * 5888 + 1, 240, 16), 0, -1, false, false, "u16 keys, low byte 240-255");
 }
 
 class sort_values : public sort_test, public ::testing::WithParamInterface<std::int64_t> {};

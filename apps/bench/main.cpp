@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
                  "topk: the 50 or 1024 largest of rows of f32 and bf16, beside CUB's segmented sorts of the whole rows (and cub::DeviceBatchedTopK, sorted and unsorted, where the CUB built against has it: 3.6 and on); segmented: f32 keys and argsort over rows "
                  "(1x2^24, 8x2^20, 64x50257, 256x128256, 2^16x256, 2^20x16) and 2^20 ragged segments, beside CUB's "
                  "DeviceSegmentedSort and DeviceSegmentedRadixSort; sort: radix sort of keys of every width, pairs and "
-                 "argsort on uniform, few_distinct, sorted and all_equal keys beside CUB; sat: 1024² to 16384² u8 images, "
+                 "argsort on uniform, few_distinct, sorted, all_equal and runs64 keys beside CUB; sat: 1024² to 16384² u8 images, "
                  "8192² with --quick; pipeline: host arrays through the GPU with the transfers, beside the CPU (one core "
                  "and every core) and the PCIe copy bound; sort_pipeline: u32 keys sorted out of core from host memory beside "
                  "two PCIe round trips and the all-core CPU sort; dist: scan and sort of u32 items on every GPU of the host "

@@ -33,6 +33,7 @@ const char* name_of(sort_input d) {
     case sort_input::few_distinct: return "few_distinct";
     case sort_input::sorted: return "sorted";
     case sort_input::all_equal: return "all_equal";
+    case sort_input::runs: return "runs64";
   }
   return "?";
 }
@@ -118,7 +119,8 @@ void run_case(std::int64_t n, sort_input dist, const sort_bench_options& o, cons
 
 template <class Key>
 void key_cases(std::int64_t n, const sort_bench_options& o, const std::function<void(const row&)>& add) {
-  for (sort_input d : {sort_input::uniform, sort_input::few_distinct, sort_input::sorted, sort_input::all_equal})
+  for (sort_input d :
+       {sort_input::uniform, sort_input::few_distinct, sort_input::sorted, sort_input::all_equal, sort_input::runs})
     run_case<Key, std::uint32_t, mode::keys>(n, d, o, add);
 }
 

@@ -35,7 +35,9 @@ template <class Key>
 __global__ void fill_keys_kernel(Key* d, std::int64_t n, sort_input dist, std::uint64_t seed) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    const std::uint64_t j = dist == sort_input::all_equal ? 0 : static_cast<std::uint64_t>(i);
+    const std::uint64_t j = dist == sort_input::all_equal ? 0
+                            : dist == sort_input::runs    ? static_cast<std::uint64_t>(i) / 64
+                                                          : static_cast<std::uint64_t>(i);
     std::uint64_t r = detail::hashed(j, seed);
     if (dist == sort_input::few_distinct) r &= detail::hashed(j, seed + 1) & detail::hashed(j, seed + 2);
     Key k;

@@ -8,7 +8,8 @@
 //   2. per pass that runs, a block per tile (onesweep/pass.cuh): early counts published, ranks by
 //      ballots and one leader atomic per digit group, keys staged in sorted order, decoupled
 //      look-back per digit, scatter. The pass picks its source and target from the plan, so the last
-//      pass that runs writes the caller's output; when none runs the input is copied.
+//      pass that runs writes the caller's output; when none runs the input is copied. Keys alone on
+//      all their bits rank by the early counts' atomics in pass 0 (unstable there, stable after).
 //   Inputs of more than policy::portion_keys keys (2^28 rounded up to whole tiles) run in portions whose
 //   last tile hands the digit offsets to the next.
 #pragma once
@@ -87,8 +88,8 @@ struct small_n_policy {
 };
 
 /// Status words of every launch at most this many bytes in all: they get a region each, cleared with
-/// the rest by the sort's one memset, and the kernels follow each other by programmatic dependent
-/// launch (no memset between them). Larger sorts clear one region before each launch.
+/// the rest by the sort's one clearing kernel, and the kernels follow each other by programmatic dependent
+/// launch. Larger sorts clear one region (a memset) before each launch.
 constexpr std::size_t prezeroed_status_bytes = std::size_t(64) << 20;
 
 /// Where each piece of the temporary storage lies (one computation for sizing and carving). The
@@ -184,11 +185,11 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
       ++launch_index;
       const Offset* bins_in = q == 0 ? bins + static_cast<std::int64_t>(p) * digits : handoff + ((q - 1) % 2) * digits;
       Offset* bins_out = q + 1 < layout.portions ? handoff + (q % 2) * digits : nullptr;
-      const auto launch = [&](auto float_keys) {
+      const auto launch_as = [&](auto float_keys, auto unstable) {
         constexpr bool is_float = decltype(float_keys)::value;
         constexpr std::size_t smem = pass_dynamic_smem<Policy, typename Io::item_type, V, Offset>();
         using digit_type = typename Io::template digit_type<is_float>;
-        const auto kernel = pass_kernel<Policy, Io, digit_type, Offset>;
+        const auto kernel = pass_kernel<Policy, Io, digit_type, Offset, flat_tiling<Policy::tile_items>, decltype(unstable)::value>;
         if constexpr (smem > 0) {  // the values' own stage: static + dynamic may pass the 48 KB default
           const cudaError_t a = allow_dynamic_smem(kernel, static_cast<int>(smem));
           if (a != cudaSuccess) return a;
@@ -198,6 +199,9 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
                                      flat_tiling<Policy::tile_items>{begin, count}, digit_type(ps.place(p)), bins_in,
                                      bins_out, launch_status,
                                      counters + p * layout.portions + q);
+      };
+      const auto launch = [&](auto float_keys) {
+        return launch_by_stability<Io>(ps, p, [&](auto unstable) { return launch_as(float_keys, unstable); });
       };
       if constexpr (sizeof(K) >= 2) {  // floats are 2 (__half, __nv_bfloat16), 4 or 8 bytes
         e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});

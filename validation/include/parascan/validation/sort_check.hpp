@@ -26,8 +26,9 @@ cudaError_t cub_sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_k
                            bool descending, cudaStream_t stream = 0, cub_count count = cub_count::int64);
 
 /// Benchmark keys made on the device: hashed random bits; few distinct values (the AND of three
-/// hashed words, so each bit is set with probability 1/8); uniform keys sorted (by CUB); one value.
-enum class sort_input { uniform, few_distinct, sorted, all_equal };
+/// hashed words, so each bit is set with probability 1/8); uniform keys sorted (by CUB); one value;
+/// runs of 64 equal keys, each run's key hashed (every digit's count even, but a warp's 32 keys alike).
+enum class sort_input { uniform, few_distinct, sorted, all_equal, runs };
 template <class Key>
 cudaError_t fill_sort_keys(Key* d, std::int64_t n, sort_input dist, std::uint64_t seed, cudaStream_t stream = 0);
 /// d[i] = i (the values CUB's SortPairs sorts along for an argsort).

@@ -25,6 +25,18 @@
 //   (onesweep/pass_io.cuh: the library's `buffers`, or an experiment's own).
 //   Traffic: keys (and values) read once and written once per pass, plus 256 status words per tile.
 //   Stable: within a tile keys rank by (digit, input position), and tiles come in input order.
+//   Unstable (the kernel's `Unstable` form, for the first pass of a sort of keys alone on all their
+//   bits): steps 2 and 3 are one shared atomicAdd a key whose old value is the key's place among its
+//   warp's keys of that digit, in whatever order the lanes' atomics meet. An LSD sort needs every pass
+//   but the first to be stable (the first orders nothing that a later pass must keep), and keys that
+//   differ nowhere cannot be told apart, so the output is the stable sort's, bit for bit. It saves the
+//   8 ballots, the leader's atomic and the shuffle a key (performance.md entry 70). Float keys are the
+//   exception: −0.0 and +0.0 share their digits but not their bits, and a stable sort keeps the zeros
+//   in input order; so where the histogram saw a −0.0 (plan->signed_zeros) pass 0 ranks stably. So it
+//   does where the histogram found the first digits crowded (plan->crowded_first: more than 1/8 of
+//   sampled keys share their digit with the next lane's, as for skewed digits or runs of equal keys):
+//   lanes whose atomics meet at one count's address queue, where the ballots cost the same for any keys
+//   (entry 71). The rows sort keeps the stable form (rows.cuh).
 //   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers fewer than 2^30 keys
 //   (policy::portion_keys: 2^28 rounded up to whole tiles).
 #pragma once
@@ -176,13 +188,18 @@ struct row_tiling {
 /// d of this portion starts in the output; the portion's last tile writes bins_out[d] (the next
 /// portion's bins_in) unless bins_out is null. `status` holds 256 zeroed words per tile,
 /// `tile_counter` a zeroed word.
-template <class Policy, class Io, class Digit, class Offset, class Tiling = flat_tiling<Policy::tile_items>>
+/// Unstable: ranks taken by the early counts' atomics, in no set order within a digit (keys alone; only
+/// for pass 0, see the file's header; stably after all where plan->crowded_first, or for float keys
+/// where plan->signed_zeros).
+template <class Policy, class Io, class Digit, class Offset, class Tiling = flat_tiling<Policy::tile_items>,
+          bool Unstable = false>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     pass_kernel(Io io, const pass_plan* plan, int pass, Tiling tiling, Digit digit, const Offset* bins_in,
                 Offset* bins_out, unsigned* status, unsigned* tile_counter) {
   using U = typename Io::item_type;
   using V = typename Io::value_type;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
+  static_assert(!(Unstable && has_values), "values would show the order of equal keys: only keys alone rank unstably");
   constexpr int threads = Policy::threads, items = Policy::items, n_warps = threads / 32;
   constexpr int tile_items = Policy::tile_items;
   union storage {
@@ -213,6 +230,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
   const int order = plan->order[pass];
   if (order < 0) return;  // every key has the same digit here: the pass would move nothing
+  // Unstable ranking unless a digit is crowded or float keys hold a −0.0 (the file's header).
+  const bool unstable = Unstable && plan->crowded_first == 0 &&
+                        (!digit_float_keys<Digit>::value || plan->signed_zeros == 0);
   const typename Io::ends ends = io.at(order, plan->performed, integer_codec<Digit>(digit.codec));
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, d = threadIdx.x;
@@ -229,6 +249,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const bool full = left >= tile_items;
   const int tile_n = full ? tile_items : static_cast<int>(left);
   const int warp_begin = warp * 32 * items;
+  const auto real = [&](int j) { return full || warp_begin + j * 32 + lane < tile_n; };  // not padding
   U key[items];
   if (full) {
 #pragma unroll
@@ -243,9 +264,17 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     }
   }
 
-  // 2. Early counts, published; each digit's first place in the tile.
+  // 2. Early counts, published; each digit's first place in the tile. Unstable: the count's old value
+  //    is the key's place among its warp's keys of the digit (the tile's padding is not counted).
+  unsigned rank[items];
+  if (unstable) {
 #pragma unroll
-  for (int j = 0; j < items; ++j) atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
+    for (int j = 0; j < items; ++j)
+      if (real(j)) rank[j] = atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
+  } else {
+#pragma unroll
+    for (int j = 0; j < items; ++j) atomicAdd(&s.warp_hist[warp][digit(key[j])], 1u);
+  }
   __syncthreads();
   unsigned count = 0;
   if (owns_digit) {
@@ -270,8 +299,11 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   __syncthreads();
 
   // 3. Ranks: each key's place in the tile's sorted order.
-  unsigned rank[items];
-  if (one_digit >= 0) {
+  if (unstable) {
+#pragma unroll
+    for (int j = 0; j < items; ++j)
+      if (real(j)) rank[j] += s.warp_hist[warp][digit(key[j])];
+  } else if (one_digit >= 0) {
 #pragma unroll
     for (int j = 0; j < items; ++j) rank[j] = warp_begin + j * 32 + lane;
   } else {
@@ -293,7 +325,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // 4. Keys to shared memory in sorted order; values loaded meanwhile.
   U* key_stage = reinterpret_cast<U*>(s.stage);
 #pragma unroll
-  for (int j = 0; j < items; ++j) key_stage[rank[j]] = key[j];
+  for (int j = 0; j < items; ++j)
+    if (!unstable || real(j)) key_stage[rank[j]] = key[j];
   [[maybe_unused]] std::conditional_t<has_values, V, char> value[items];
   if constexpr (has_values) {
 #pragma unroll
@@ -340,6 +373,18 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       else ends.store(at, b, no_values{});
     }
   }
+}
+
+/// Calls `launch(std::bool_constant<Unstable>{})` for pass p of the flat sort over `ps`: Unstable
+/// (pass_kernel's form, which still ranks stably where the plan says so) for pass 0 of keys alone on
+/// all their bits, where the first pass need not be stable (the file's header); the stable form otherwise.
+template <class Io, class Launch>
+cudaError_t launch_by_stability(const pass_set& ps, int p, Launch&& launch) {
+  if constexpr (std::is_same_v<typename Io::value_type, no_values>) {
+    if (p == 0 && ps.begin_bit == 0 && ps.end_bit == static_cast<int>(8 * sizeof(typename Io::item_type)))
+      return launch(std::true_type{});
+  }
+  return launch(std::false_type{});
 }
 
 /// When the plan runs no pass (every pass's keys share one digit), the output is the input.

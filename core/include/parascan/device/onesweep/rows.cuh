@@ -7,7 +7,9 @@
 //   3. per pass, pass_kernel with row_tiling: tiles never cross a row, the first tile of a row starts
 //      its chains (published as a prefix), and digit offsets are the row's.
 // Traffic: as the plain sort's (each pass reads and writes the keys once), against the merge levels'
-// log2(length / tile) extra passes. One launch covers at most 2^28 keys (30-bit status counts).
+// log2(length / tile) extra passes. Every pass ranks stably: the flat sort's unstable first pass
+// (pass.cuh) rests on its histogram's sample of how often a warp's keys share their first digit, which
+// rows_histogram_kernel does not take. One launch covers at most 2^28 keys (30-bit status counts).
 #pragma once
 #include <cstdint>
 #include "parascan/device/device_onesweep.cuh"
