@@ -13,11 +13,16 @@
 // meet 16, 8, 2 or ~1 to an address in a warp, where the unstable first pass's atomics queue,
 // performance.md entries 70–71), keys in runs of 64 equal keys (`keys-runs64`: every lane of a warp on
 // one digit, though the digits' counts are even), the bench's few-distinct keys (`keys-few`: each bit set
-// with probability 1/8), and the u32 keys' bits sorted as f32 keys (`keys-f32`).
+// with probability 1/8), the u32 keys' bits sorted as f32 keys (`keys-f32`), keys drawn from 300 or 3000
+// values (`keys-d300`, `keys-d3000`: within one value of the low bits a warp's keys are one or two values,
+// where a later pass's atomics would queue, entry 74) and sorted keys (`keys-sorted`). AB_ROWS=a,b,... runs
+// only the rows named (u64 keys: `keys-u64`).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/version.cuh>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 #include "parascan/device/device_radix_sort.cuh"
 #include "parascan/device/device_segmented_sort.cuh"
@@ -39,7 +44,8 @@ float cub_faster(const K* in, K* ref, const std::uint32_t* vin, std::uint32_t* v
 }
 
 /// The rows' key shapes beyond uniform: shape 1 keeps `low` values of the low byte (a power of 2),
-/// 2 runs of 64 equal keys, 3 each bit set with probability 1/8.
+/// 2 runs of 64 equal keys, 3 each bit set with probability 1/8, 4 keys drawn from `low` values, 5 sorted
+/// (key i about i · 2^bits / n).
 template <class T>
 __global__ void shape_keys(T* p, long long n, int shape, unsigned low) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
@@ -48,6 +54,12 @@ __global__ void shape_keys(T* p, long long n, int shape, unsigned low) {
     if (shape == 2) p[i] = static_cast<T>(hashed_index(u >> 6));
     if (shape == 3)
       p[i] = static_cast<T>(hashed_index(u) & hashed_index(u + (1ull << 40)) & hashed_index(u + (1ull << 41)));
+    if (shape == 4) p[i] = static_cast<T>(hashed_index(hashed_index(u) % low + (1ull << 42)));
+    if (shape == 5) {
+      const unsigned long long stride = sizeof(T) == 8 ? ~0ull / static_cast<unsigned long long>(n)
+                                                       : (1ull << 32) / static_cast<unsigned long long>(n);
+      p[i] = static_cast<T>(u * stride + hashed_index(u) % (stride > 0 ? stride : 1));
+    }
   }
 }
 
@@ -63,13 +75,23 @@ constexpr row_kind row_kinds[] = {
     {"keys", 0, 0, 0, false},        {"pairs-u32", 1, 0, 0, false}, {"argsort", 2, 0, 0, false},
     {"keys-lo2", 0, 1, 2, false},    {"keys-lo4", 0, 1, 4, false},  {"keys-lo16", 0, 1, 16, false},
     {"keys-lo64", 0, 1, 64, false},  {"keys-runs64", 0, 2, 0, false}, {"keys-few", 0, 3, 0, false},
-    {"keys-f32", 0, 0, 0, true},
+    {"keys-f32", 0, 0, 0, true},     {"keys-d300", 0, 4, 300, false}, {"keys-d3000", 0, 4, 3000, false},
+    {"keys-sorted", 0, 5, 0, false},
 };
+
+/// Whether row `name` is among AB_ROWS (a comma list of row names; unset or empty: every row).
+inline bool row_wanted(const char* name) {
+  const char* rows = std::getenv("AB_ROWS");
+  if (rows == nullptr || *rows == 0) return true;
+  const std::string list = std::string(",") + rows + ",";
+  return list.find(std::string(",") + name + ",") != std::string::npos;
+}
 
 /// One row of kind row_kinds[index]. Returns the bytes that differ from CUB's output.
 template <class K>
 long long row(const char* name, int index, int lg, const timing_options& o) {
   const row_kind& rk = row_kinds[index];
+  if (!row_wanted(sizeof(K) == 8 ? "keys-u64" : rk.name)) return 0;
   const int what = rk.what;
   const std::int64_t n = std::int64_t(1) << lg;
   K *in, *out, *ref;

@@ -17,6 +17,8 @@
 #   MODE multigpu       the multi-GPU tests (label multigpu): gpu_dist_tests, two processes through
 #                       tests/run_ranks.sh, cli_tests' cli_multigpu.*; `full` runs them too where 2+ GPUs are
 #                       visible. NVLink multicast stays off (NCCL_NVLS_ENABLE=0, device README).
+#   PREBUILT=1: the binaries and prefix are those scripts/device_build.sh built on this warm machine (no
+#                       carry/pkg.tar.xz, no libparascan build here).
 #   Any mode: $EXTRA, a command line run last in the same environment, its output in $OUT/extra.txt
 #   (e.g. EXTRA='SAN_TOOLS=racecheck bash scripts/sanitize_sort_tests.sh': every sort test under a
 #   sanitizer, one per process; SAN_DEADLINE=$(( t0 + 560 )) ends it inside the call).
@@ -33,11 +35,16 @@ L=/tmp/logs; mkdir -p $L
 t0=$(date +%s)
 note() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$S"; }
 nvidia-smi -L >> "$S" 2>&1 || { note "no GPU visible"; exit 4; }
-rm -rf carry/bin carry/prefix; tar -xJf carry/pkg.tar.xz -C carry
-cmake -S . -B /tmp/dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > $L/configure.log 2>&1
-cmake --build /tmp/dev --target parascan.core -j "$(nproc)" > $L/core.log 2>&1; rc=$?
-note "libparascan build rc=$rc"; [ $rc -eq 0 ] || { tail -40 $L/core.log | tee -a "$S"; exit 1; }
-cp -a /tmp/dev/core/libparascan.so* carry/prefix/lib/
+if [ -n "${PREBUILT:-}" ]; then  # scripts/device_build.sh laid out carry/bin and carry/prefix on this machine
+  [ -x carry/bin/gpu_tests ] || { note "PREBUILT: no carry/bin/gpu_tests (run scripts/device_build.sh first)"; exit 2; }
+  note "prebuilt on this machine: carry/bin, carry/prefix"
+else
+  rm -rf carry/bin carry/prefix; tar -xJf carry/pkg.tar.xz -C carry
+  cmake -S . -B /tmp/dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > $L/configure.log 2>&1
+  cmake --build /tmp/dev --target parascan.core -j "$(nproc)" > $L/core.log 2>&1; rc=$?
+  note "libparascan build rc=$rc"; [ $rc -eq 0 ] || { tail -40 $L/core.log | tee -a "$S"; exit 1; }
+  cp -a /tmp/dev/core/libparascan.so* carry/prefix/lib/
+fi
 # The carried binaries hold absolute paths under /work/main/build (libraries, tools) and /work/main/data.
 if [ "$root" != /work/main ]; then mkdir -p /work && ln -sfn "$root" /work/main; fi
 mkdir -p /work/main/build

@@ -154,12 +154,12 @@ TEST_F(sort_test, tiles_whose_keys_share_a_digit) {
 
 TEST_F(sort_test, first_pass_of_keys_alone_ranks_unstably) {
   // Keys alone on all their bits: the first pass ranks by its atomics, in no set order within a digit
-  // (onesweep/pass.cuh, `Unstable`), unless the histogram finds the first digits crowded (more than 1/8
-  // of its sampled keys share their digit with the next lane's key) or float keys hold a −0.0. The low
+  // (onesweep/pass.cuh, `Unstable`), unless a warp finds its first row crowded (more than 8 lanes share
+  // their digit with the right-hand lane's key) or float keys hold a −0.0. The low
   // byte takes the 16 values 240–255, so the digits are not crowded and digit 255 is common: the last,
   // partial tile's real keys of digit 255 meet no padding (which the stable pass ranks as digit 255);
   // sizes put 1, 7 or most of a tile (8192 u32 / f32, 5120 u64, 5888 u16 keys) in the last one. Low
-  // bytes 254/255 and runs of 64 equal keys crowd the first digits (the stable pass 0), and the same
+  // bytes 254/255 and runs of 64 equal keys crowd the warps (the stable ranking), and the same
   // keys on a bit range keep the stable first pass, which CUB's order and the CPU's show.
   std::mt19937_64 rng(29);
   const auto low_byte = [&](auto tag, std::int64_t n, unsigned first, unsigned values) {
@@ -195,6 +195,90 @@ TEST_F(sort_test, first_pass_of_keys_alone_ranks_unstably) {
   check_sort(low_byte(std::uint64_t{}, 4 * 5120 + 7, 240, 16), 0, -1, false, false, "u64 keys, low byte 240-255");
   check_sort(low_byte(std::uint64_t{}, 4 * 5120 + 7, 240, 16), 8, 64, false, false, "u64 keys [8,64)");
   check_sort(low_byte(std::uint16_t{}, 5 * 5888 + 1, 240, 16), 0, -1, false, false, "u16 keys, low byte 240-255");
+}
+
+/// onesweep's keys against CUB's alone (no CPU sort: for sizes where it would take minutes).
+template <class Key>
+void check_onesweep_against_cub(const std::vector<Key>& keys, const char* what) {
+  const std::int64_t n = static_cast<std::int64_t>(keys.size());
+  device_buffer<Key> d_in(n), d_out(n), d_cub(n);
+  d_in.copy_from_host(keys.data(), n);
+  d_out.poison();
+  const sort_options o = checked_options(sort_algorithm::onesweep, false);
+  std::size_t bytes = 0;
+  PARASCAN_CUDA_CHECK(radix_sort_keys(nullptr, bytes, d_in.data(), d_out.data(), n, o));
+  std::size_t cub_bytes = 0;
+  const int end = static_cast<int>(8 * sizeof(Key));
+  PARASCAN_CUDA_CHECK(validation::cub_sort_keys(nullptr, cub_bytes, d_in.data(), d_cub.data(), n, 0, end, false));
+  {
+    device_buffer<char> temp(bytes > cub_bytes ? bytes : cub_bytes);
+    temp.poison();
+    PARASCAN_CUDA_CHECK(radix_sort_keys(temp.data(), bytes, d_in.data(), d_out.data(), n, o));
+    PARASCAN_CUDA_CHECK(validation::cub_sort_keys(temp.data(), cub_bytes, d_in.data(), d_cub.data(), n, 0, end, false));
+    PARASCAN_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  std::vector<Key> got(keys.size()), cub(keys.size());
+  d_out.copy_to_host(got.data(), n);
+  d_cub.copy_to_host(cub.data(), n);
+  std::int64_t first = -1;
+  EXPECT_EQ(validation::bit_mismatches(got, cub, &first), 0) << what << " n=" << n << ": keys differ from CUB's, first at " << first;
+}
+
+TEST_F(sort_test, later_passes_rank_warps_that_share_the_bits_below_unstably) {
+  // Keys alone on all their bits: a later pass p ranks a warp of a full tile by its atomics where the warp's
+  // first and last keys share the bits under the digit and its first row is not crowded (onesweep/pass.cuh),
+  // in passes whose keys of one such L number ≥ 4096 on average (pass 1 from 2^20 keys, pass 2 from 2^28).
+  // Inputs that put warps on both sides of each test: uniform keys; keys of few values (a warp of one L holds
+  // one or two values: crowded); a skipped pass 1; low bytes of two values; runs of 64; low 16 bits of 32
+  // values; signed, 16-bit, float (with +0.0, and beside −0.0: every warp stable) and 8-byte keys. Against the
+  // CPU stable sort and CUB; 2^28 + 4097 (pass 2 too) against CUB alone.
+  std::mt19937_64 rng(74);
+  const auto draw = [&](std::int64_t n, auto make) {
+    using K = decltype(make(std::uint64_t{}));
+    std::vector<K> keys(static_cast<std::size_t>(n));
+    for (auto& k : keys) k = make(rng());
+    return keys;
+  };
+  std::vector<std::uint32_t> few(3000);
+  for (auto& v : few) v = static_cast<std::uint32_t>(rng());
+  const auto u32 = [](std::uint64_t r) { return static_cast<std::uint32_t>(r >> 32); };
+  const auto of_few = [&](std::size_t values) { return [&few, values](std::uint64_t r) { return few[(r >> 20) % values]; }; };
+  const auto low16_of_32 = [&few](std::uint64_t r) { return static_cast<std::uint32_t>((r >> 32) & 0xffff0000u) | (few[r % 32] & 0xffffu); };
+  std::vector<std::int64_t> sizes = {(std::int64_t(1) << 20) + 4099};
+  if (!small_sizes_only()) sizes.push_back((std::int64_t(1) << 22) + 4097);
+  for (const std::int64_t n : sizes) {
+    const auto uniform = draw(n, u32);
+    check_sort(uniform, 0, -1, false, false, "u32 uniform");
+    check_sort(uniform, 0, -1, true, false, "u32 uniform desc");
+    check_sort(draw(n, of_few(3000)), 0, -1, false, false, "u32 of 3000 values");
+    check_sort(draw(n, of_few(100)), 0, -1, true, false, "u32 of 100 values desc");
+    check_sort(draw(n, [](std::uint64_t r) { return static_cast<std::uint32_t>(((r >> 32) & 0xffff00ffu) | 0x5a00u); }), 0, -1,
+               false, false, "u32 second byte constant (pass 1 skipped)");
+    check_sort(draw(n, [](std::uint64_t r) { return static_cast<std::uint32_t>(((r >> 32) & ~0xffu) | (r & 1)); }), 0, -1,
+               false, false, "u32 low byte 0/1");
+    auto runs = uniform;
+    for (std::size_t i = 0; i < runs.size(); ++i) runs[i] = uniform[i / 64 * 64];
+    check_sort(runs, 0, -1, false, false, "u32 runs of 64");
+    check_sort(draw(n, low16_of_32), 0, -1, false, false, "u32 low 16 bits of 32 values");
+    check_sort(draw(n, [](std::uint64_t r) { return static_cast<std::int32_t>(r >> 32); }), 0, -1, true, false, "i32 desc");
+    check_sort(draw(n, [](std::uint64_t r) { return static_cast<std::uint16_t>(r >> 48); }), 0, -1, false, false, "u16");
+    check_sort(draw(n, [](std::uint64_t r) { return r; }), 0, -1, false, false, "u64 uniform");
+    auto floats = draw(n, [](std::uint64_t r) {
+      const auto bits = static_cast<std::uint32_t>(((r >> 32) & 0x807fffffu) | ((100 + (r & 0x3f)) << 23));
+      float f;
+      std::memcpy(&f, &bits, sizeof f);
+      return (r >> 8) % 16 == 0 ? 0.0f : f;
+    });
+    check_sort(floats, 0, -1, false, false, "f32 with +0.0");
+    for (std::size_t i = 0; i < floats.size(); i += 3)
+      if (floats[i] == 0.0f) floats[i] = -0.0f;
+    check_sort(floats, 0, -1, true, false, "f32 with ±0.0 desc");
+  }
+  if (small_sizes_only()) return;
+  const std::int64_t big = (std::int64_t(1) << 28) + 4097;
+  check_onesweep_against_cub(draw(big, u32), "u32 uniform");
+  check_onesweep_against_cub(draw(big, low16_of_32), "u32 low 16 bits of 32 values");
+  check_onesweep_against_cub(draw(big, of_few(3000)), "u32 of 3000 values");
 }
 
 class sort_values : public sort_test, public ::testing::WithParamInterface<std::int64_t> {};

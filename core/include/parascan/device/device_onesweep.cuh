@@ -9,7 +9,7 @@
 //      ballots and one leader atomic per digit group, keys staged in sorted order, decoupled
 //      look-back per digit, scatter. The pass picks its source and target from the plan, so the last
 //      pass that runs writes the caller's output; when none runs the input is copied. Keys alone on
-//      all their bits rank by the early counts' atomics in pass 0 (unstable there, stable after).
+//      all their bits rank by the early counts' atomics wherever a warp's keys allow (pass.cuh).
 //   Inputs of more than policy::portion_keys keys (2^28 rounded up to whole tiles) run in portions whose
 //   last tile hands the digit offsets to the next.
 #pragma once
@@ -201,7 +201,7 @@ cudaError_t run(void* temp, const Io& io, std::int64_t n, const pass_set& ps, cu
                                      counters + p * layout.portions + q);
       };
       const auto launch = [&](auto float_keys) {
-        return launch_by_stability<Io>(ps, p, [&](auto unstable) { return launch_as(float_keys, unstable); });
+        return launch_by_stability<Io>(ps, p, n, [&](auto unstable) { return launch_as(float_keys, unstable); });
       };
       if constexpr (sizeof(K) >= 2) {  // floats are 2 (__half, __nv_bfloat16), 4 or 8 bytes
         e = ps.kind == key_kind::floating ? launch(std::true_type{}) : launch(std::false_type{});

@@ -16,10 +16,8 @@
 //   Blocks flush with one global atomic per non-empty bin; the last block to finish (a ticket after a
 //   fence, as CUDA's threadFenceReduction sample) scans the 256 counts of each pass in place and
 //   writes the pass plan: a pass whose keys all share one digit (its counts hold n in one bin) moves
-//   nothing and is skipped. The plan also says whether pass 0's digits are crowded: each full tile's
-//   first key of each lane is compared with its right-hand lane's (the same 32 consecutive keys a warp
-//   of the pass ranks together); where more than 1/crowded_share of them share their first digit, the
-//   unstable first pass ranks stably (pass.cuh).
+//   nothing and is skipped. Whether a warp of an unstable pass may rank by its atomics is decided by
+//   the warp itself, from the keys it holds (pass.cuh); the histogram samples nothing for it.
 #pragma once
 #include <cstdint>
 #include "parascan/block/block_exclusive_sum.cuh"
@@ -55,21 +53,7 @@ struct pass_plan {
   /// Float keys: 1 when a −0.0 is among them (it shares +0.0's digits but not its bits, so the order of
   /// the zeros shows; pass 0 then ranks stably, pass.cuh), else 0; set by the histogram.
   int signed_zeros;
-  /// 1 when pass 0's digits are crowded (the sampled neighbours below): the unstable pass 0's atomics
-  /// would queue, so pass 0 ranks stably (pass.cuh); set by the histogram's last block.
-  int crowded_first;
-  /// The sampled keys (lane < 31, each full tile's first key of a lane) whose pass-0 digit equals their
-  /// right-hand lane's; summed by the histogram's warps.
-  unsigned long long first_alike;
 };
-
-/// Pass 0 is crowded when more than 1/crowded_share of the sampled keys share their digit with their
-/// right-hand lane: a lane's digit then meets ~31 / crowded_share others' at its count's address (for keys
-/// in random order the share is Σ p_d², for runs of equal keys ~1). H200, 2^28 u32 keys alone, the
-/// unstable pass 0 against the stable one (performance.md entry 71): 0.24 ms faster for uniform keys, as
-/// fast where the low byte took 4 values (share 1/4), 0.15 ms slower for 2 values (1/2), 0.63 ms slower
-/// for runs of 64 equal keys.
-constexpr int crowded_share = 8;
 
 constexpr int hist_threads = 256;
 constexpr int hist_items = 16;
@@ -126,15 +110,13 @@ __global__ void __launch_bounds__(hist_threads)
   const U range = ps.end_bit >= static_cast<int>(8 * sizeof(U)) ? static_cast<U>(~U(0))
                                                                 : static_cast<U>((U(1) << ps.end_bit) - 1u);
   bool negative_zero = false;
-  unsigned alike = 0;  // of this lane's sampled keys, those whose pass-0 digit its right-hand lane shares
-  const auto count = [&](U raw) {  // returns the key's pass-0 digit
+  const auto count = [&](U raw) {
     const U encoded = codec.encode(raw);
     if constexpr (FloatKeys) negative_zero |= encoded == codec.neg_zero;
     const U b = static_cast<U>(codec.ordered(encoded) & range);
 #pragma unroll
     for (int p = 0; p < passes_max; ++p)
       atomicAdd(&hist[(p * digits + (static_cast<unsigned>(b >> shift[p]) & 0xffu)) * words_a_digit + word], one);
-    return static_cast<unsigned>(b >> shift[0]) & 0xffu;
   };
   for (std::int64_t tile = blockIdx.x; tile * hist_tile < n; tile += gridDim.x) {
     const U* tile_keys = keys + tile * hist_tile;
@@ -143,13 +125,8 @@ __global__ void __launch_bounds__(hist_threads)
       U raw[hist_items];
 #pragma unroll
       for (int j = 0; j < hist_items; ++j) raw[j] = tile_keys[j * hist_threads + threadIdx.x];
-      const unsigned d0 = count(raw[0]);
 #pragma unroll
-      for (int j = 1; j < hist_items; ++j) count(raw[j]);
-      // Full tiles: every lane is here. The shuffle stands alone: as an operand of `lane < 31 && …` it
-      // left lane 31 out of a full-mask shuffle, and the warps hung (stop 62's first GPU call).
-      const unsigned right = __shfl_down_sync(0xffffffffu, d0, 1);
-      alike += lane < 31 && right == d0;
+      for (int j = 0; j < hist_items; ++j) count(raw[j]);
     } else {
       for (int i = threadIdx.x; i < left; i += hist_threads) count(tile_keys[i]);
     }
@@ -170,8 +147,6 @@ __global__ void __launch_bounds__(hist_threads)
   if constexpr (FloatKeys) {
     if (__syncthreads_or(negative_zero) && threadIdx.x == 0) atomicOr(&plan->signed_zeros, 1);
   }
-  alike = __reduce_add_sync(0xffffffffu, alike);
-  if (lane == 0 && alike != 0) atomicAdd(&plan->first_alike, static_cast<unsigned long long>(alike));
   // The last block scans: every block's atomics are visible to it after its ticket. The barrier makes
   // thread 0 take the ticket only after every warp of its block has flushed and fenced (without it a
   // block could count as done with warps still adding, and the last block scan short counts: seen
@@ -200,9 +175,6 @@ __global__ void __launch_bounds__(hist_threads)
     int performed = 0;
     for (int p = 0; p < ps.passes; ++p) plan->order[p] = trivial[p] ? -1 : performed++;
     plan->performed = performed;
-    const unsigned long long sampled = static_cast<unsigned long long>(n / hist_tile) * hist_threads / 32 * 31;
-    const unsigned long long alike_keys = *reinterpret_cast<volatile unsigned long long*>(&plan->first_alike);
-    plan->crowded_first = alike_keys * crowded_share > sampled;
   }
 }
 

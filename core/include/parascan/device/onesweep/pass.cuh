@@ -25,18 +25,25 @@
 //   (onesweep/pass_io.cuh: the library's `buffers`, or an experiment's own).
 //   Traffic: keys (and values) read once and written once per pass, plus 256 status words per tile.
 //   Stable: within a tile keys rank by (digit, input position), and tiles come in input order.
-//   Unstable (the kernel's `Unstable` form, for the first pass of a sort of keys alone on all their
-//   bits): steps 2 and 3 are one shared atomicAdd a key whose old value is the key's place among its
-//   warp's keys of that digit, in whatever order the lanes' atomics meet. An LSD sort needs every pass
-//   but the first to be stable (the first orders nothing that a later pass must keep), and keys that
-//   differ nowhere cannot be told apart, so the output is the stable sort's, bit for bit. It saves the
-//   8 ballots, the leader's atomic and the shuffle a key (performance.md entry 70). Float keys are the
-//   exception: −0.0 and +0.0 share their digits but not their bits, and a stable sort keeps the zeros
-//   in input order; so where the histogram saw a −0.0 (plan->signed_zeros) pass 0 ranks stably. So it
-//   does where the histogram found the first digits crowded (plan->crowded_first: more than 1/8 of
-//   sampled keys share their digit with the next lane's, as for skewed digits or runs of equal keys):
-//   lanes whose atomics meet at one count's address queue, where the ballots cost the same for any keys
-//   (entry 71). The rows sort keeps the stable form (rows.cuh).
+//   Unstable (the kernel's `Unstable` form, for sorts of keys alone on all their bits): steps 2 and 3
+//   are one shared atomicAdd a key whose old value is the key's place among its warp's keys of that
+//   digit, in whatever order the lanes' atomics meet; it saves the 8 ballots, the leader's atomic and
+//   the shuffle a key (performance.md entry 70). A warp decides for itself, from its keys:
+//   - pass 0 orders nothing that a later pass must keep (an LSD sort needs every pass but the first to
+//     be stable), and keys that differ nowhere cannot be told apart;
+//   - a later pass p must keep input order only between keys of one digit whose bits under the digit
+//     (L) differ. Its input is in order of L, and a warp's 32 · Items keys are consecutive, so where
+//     the warp's first and last keys share L all of them do, and any order of its keys of one digit is
+//     the stable one up to equal keys (later passes order them by the bits above, or they are equal).
+//     Such warps are common only where n / 2^shift (the keys of one L) is large: a later pass takes
+//     the Unstable kernel where that is ≥ unstable_group_keys (launch_by_stability);
+//   - where more than crowded_warp_lanes lanes of the warp's first row share their digit with their
+//     right-hand lane, the lanes' atomics would queue at one count's address (skewed digits, runs of
+//     equal keys, keys of few values within one L), so the warp ranks stably (entries 71 and 74);
+//   - float keys: −0.0 and +0.0 share their digits but not their bits, and a stable sort keeps the
+//     zeros in input order; where the histogram saw a −0.0 (plan->signed_zeros) every warp ranks stably.
+//   Only full tiles test: pass 0's partial tile (the sort's last) ranks unstably untested, a later
+//   pass's stably (testing it spilled registers, entry 75). The rows sort keeps the stable form (rows.cuh).
 //   Status words are 32-bit (2 flag bits, a 30-bit count), so a launch covers fewer than 2^30 keys
 //   (policy::portion_keys: 2^28 rounded up to whole tiles).
 #pragma once
@@ -123,6 +130,33 @@ __device__ __forceinline__ Codec integer_codec(const Codec& c) {
   else return c;
 }
 
+/// A later pass takes the Unstable kernel where the keys sharing their bits under its digit number at
+/// least this many on average (n / 2^shift): pass 1 from 2^20 keys, pass 2 from 2^28 (a warp of the
+/// u32 keys' tile holds 1024 keys; performance.md entry 74).
+constexpr std::int64_t unstable_group_keys = 4096;
+/// A warp whose first row has more lanes alike with their right-hand lane than this ranks stably: its
+/// atomics would queue (~31 · Σ p² lanes alike for digits of shares p; 0.1 for uniform digits).
+constexpr int crowded_warp_lanes = 8;
+
+/// A warp's value of lane `src`, for items of 1, 2, 4 or 8 bytes.
+template <class U>
+__device__ __forceinline__ U shfl_item(U v, int src) {
+  using W = std::conditional_t<(sizeof(U) == 8), unsigned long long, unsigned>;
+  return static_cast<U>(__shfl_sync(0xffffffffu, static_cast<W>(v), src));
+}
+
+/// Whether a warp of a full tile in an Unstable pass may rank by its atomics (the file's header): its
+/// first row is not crowded and, in a later pass (below ≠ 0), its first and last keys share the bits
+/// `below`. Warp-uniform; every lane must call it.
+template <int Items, class U, class Digit>
+__device__ __forceinline__ bool warp_ranks_unstably(const U (&key)[Items], const Digit& digit, U below, int lane) {
+  const unsigned d0 = digit(key[0]);
+  const unsigned right = __shfl_down_sync(0xffffffffu, d0, 1);  // alone: every lane takes part
+  const unsigned alike = __popc(__ballot_sync(0xffffffffu, lane < 31 && right == d0));
+  const U first = shfl_item(key[0], 0), last = shfl_item(key[Items - 1], 31);
+  return alike <= crowded_warp_lanes && ((first ^ last) & below) == 0;
+}
+
 /// One digit's chain of tile counts for look_back_walk (one thread, counts summed as taken).
 struct digit_chain {
   const unsigned* words;  // the digit's word of tile 0; tile t's is t · digits further
@@ -188,9 +222,8 @@ struct row_tiling {
 /// d of this portion starts in the output; the portion's last tile writes bins_out[d] (the next
 /// portion's bins_in) unless bins_out is null. `status` holds 256 zeroed words per tile,
 /// `tile_counter` a zeroed word.
-/// Unstable: ranks taken by the early counts' atomics, in no set order within a digit (keys alone; only
-/// for pass 0, see the file's header; stably after all where plan->crowded_first, or for float keys
-/// where plan->signed_zeros).
+/// Unstable: ranks taken by the early counts' atomics, in no set order within a digit, by the warps that
+/// may (keys alone on all their bits; the file's header).
 template <class Policy, class Io, class Digit, class Offset, class Tiling = flat_tiling<Policy::tile_items>,
           bool Unstable = false>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
@@ -230,9 +263,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
   const int order = plan->order[pass];
   if (order < 0) return;  // every key has the same digit here: the pass would move nothing
-  // Unstable ranking unless a digit is crowded or float keys hold a −0.0 (the file's header).
-  const bool unstable = Unstable && plan->crowded_first == 0 &&
-                        (!digit_float_keys<Digit>::value || plan->signed_zeros == 0);
+  // Unstable ranking where float keys hold no −0.0, then as each warp decides (the file's header).
+  bool unstable = Unstable && (!digit_float_keys<Digit>::value || plan->signed_zeros == 0);
   const typename Io::ends ends = io.at(order, plan->performed, integer_codec<Digit>(digit.codec));
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, d = threadIdx.x;
@@ -261,6 +293,12 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     for (int j = 0; j < items; ++j) {
       const int i = warp_begin + j * 32 + lane;
       key[j] = i < tile_n ? ends.load(tile_begin + i) : static_cast<U>(~U(0));
+    }
+  }
+  if constexpr (Unstable) {
+    if (unstable) {  // uniform over the block
+      const U below = pass == 0 ? U(0) : static_cast<U>((U(1) << digit.shift) - 1u);
+      unstable = full ? warp_ranks_unstably(key, digit, below, lane) : pass == 0;
     }
   }
 
@@ -375,13 +413,17 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
 }
 
-/// Calls `launch(std::bool_constant<Unstable>{})` for pass p of the flat sort over `ps`: Unstable
-/// (pass_kernel's form, which still ranks stably where the plan says so) for pass 0 of keys alone on
-/// all their bits, where the first pass need not be stable (the file's header); the stable form otherwise.
+/// Calls `launch(std::bool_constant<Unstable>{})` for pass p of the flat sort of n keys over `ps`:
+/// Unstable (pass_kernel's form, in which each warp still ranks stably where it must) for keys alone on
+/// all their bits, in pass 0 and in a later pass whose keys of one L are many enough
+/// (unstable_group_keys; the file's header); the stable form otherwise.
 template <class Io, class Launch>
-cudaError_t launch_by_stability(const pass_set& ps, int p, Launch&& launch) {
-  if constexpr (std::is_same_v<typename Io::value_type, no_values>) {
-    if (p == 0 && ps.begin_bit == 0 && ps.end_bit == static_cast<int>(8 * sizeof(typename Io::item_type)))
+cudaError_t launch_by_stability(const pass_set& ps, int p, std::int64_t n, Launch&& launch) {
+  // Keys alone, ranked as themselves (an experiment's packed items carry values in their low bits).
+  if constexpr (std::is_same_v<typename Io::value_type, no_values> &&
+                std::is_same_v<typename Io::key_type, typename Io::item_type>) {
+    if (ps.begin_bit == 0 && ps.end_bit == static_cast<int>(8 * sizeof(typename Io::item_type)) &&
+        (p == 0 || (n >> ps.place(p).shift) >= unstable_group_keys))
       return launch(std::true_type{});
   }
   return launch(std::false_type{});
