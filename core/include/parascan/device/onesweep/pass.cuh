@@ -37,9 +37,9 @@
 //     the stable one up to equal keys (later passes order them by the bits above, or they are equal).
 //     Such warps are common only where n / 2^shift (the keys of one L) is large: a later pass takes
 //     the Unstable kernel where that is ≥ unstable_group_keys (launch_by_stability);
-//   - where more than crowded_warp_lanes lanes of the warp's first row share their digit with their
-//     right-hand lane, the lanes' atomics would queue at one count's address (skewed digits, runs of
-//     equal keys, keys of few values within one L), so the warp ranks stably (entries 71 and 74);
+//   - where more than crowded_warp_lanes keys of the warp's first row share one digit, the lanes'
+//     atomics would queue at that count's address (skewed digits, runs of equal keys, keys of few
+//     values within one L), so the warp ranks stably (entries 71, 74 and 76);
 //   - float keys: −0.0 and +0.0 share their digits but not their bits, and a stable sort keeps the
 //     zeros in input order; where the histogram saw a −0.0 (plan->signed_zeros) every warp ranks stably.
 //   Only full tiles test: pass 0's partial tile (the sort's last) ranks unstably untested, a later
@@ -134,8 +134,12 @@ __device__ __forceinline__ Codec integer_codec(const Codec& c) {
 /// least this many on average (n / 2^shift): pass 1 from 2^20 keys, pass 2 from 2^28 (a warp of the
 /// u32 keys' tile holds 1024 keys; performance.md entry 74).
 constexpr std::int64_t unstable_group_keys = 4096;
-/// A warp whose first row has more lanes alike with their right-hand lane than this ranks stably: its
-/// atomics would queue (~31 · Σ p² lanes alike for digits of shares p; 0.1 for uniform digits).
+/// A warp whose first row holds more keys of one digit than this ranks stably: the lanes' atomics on
+/// that count's address would queue one behind another. Uniform digits put at most 3–4 lanes on one
+/// digit; a low byte of 16 values ~5–6 (the unstable ranking gains), of 4 values ~11 (break-even), of 2
+/// ~19 and runs of equal keys 32 (it loses; performance.md entries 71 and 76). Keys whose bits are each
+/// set with probability 1/8 put ~13 on digit 0: with entry 75's test (lanes alike with their right-hand
+/// lane, ~4 of 31 for them) every pass of theirs ranked unstably and took 10% longer (H100, entry 76).
 constexpr int crowded_warp_lanes = 8;
 
 /// A warp's value of lane `src`, for items of 1, 2, 4 or 8 bytes.
@@ -145,16 +149,16 @@ __device__ __forceinline__ U shfl_item(U v, int src) {
   return static_cast<U>(__shfl_sync(0xffffffffu, static_cast<W>(v), src));
 }
 
-/// Whether a warp of a full tile in an Unstable pass may rank by its atomics (the file's header): its
-/// first row is not crowded and, in a later pass (below ≠ 0), its first and last keys share the bits
-/// `below`. Warp-uniform; every lane must call it.
+/// Whether a warp of a full tile in an Unstable pass may rank by its atomics (the file's header): no
+/// digit holds more than crowded_warp_lanes keys of its first row and, in a later pass (below ≠ 0),
+/// its first and last keys share the bits `below`. Warp-uniform; every lane must call it (each
+/// collective is a statement of its own, never an operand of && or ?:).
 template <int Items, class U, class Digit>
-__device__ __forceinline__ bool warp_ranks_unstably(const U (&key)[Items], const Digit& digit, U below, int lane) {
-  const unsigned d0 = digit(key[0]);
-  const unsigned right = __shfl_down_sync(0xffffffffu, d0, 1);  // alone: every lane takes part
-  const unsigned alike = __popc(__ballot_sync(0xffffffffu, lane < 31 && right == d0));
+__device__ __forceinline__ bool warp_ranks_unstably(const U (&key)[Items], const Digit& digit, U below) {
+  const unsigned peers = __match_any_sync(0xffffffffu, digit(key[0]));
+  const unsigned most = __reduce_max_sync(0xffffffffu, static_cast<unsigned>(__popc(peers)));
   const U first = shfl_item(key[0], 0), last = shfl_item(key[Items - 1], 31);
-  return alike <= crowded_warp_lanes && ((first ^ last) & below) == 0;
+  return most <= static_cast<unsigned>(crowded_warp_lanes) && ((first ^ last) & below) == 0;
 }
 
 /// One digit's chain of tile counts for look_back_walk (one thread, counts summed as taken).
@@ -298,7 +302,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   if constexpr (Unstable) {
     if (unstable) {  // uniform over the block
       const U below = pass == 0 ? U(0) : static_cast<U>((U(1) << digit.shift) - 1u);
-      unstable = full ? warp_ranks_unstably(key, digit, below, lane) : pass == 0;
+      unstable = full ? warp_ranks_unstably(key, digit, below) : pass == 0;
     }
   }
 
