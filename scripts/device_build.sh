@@ -8,7 +8,9 @@
 # neither carry/ nor build-dev in that call's carry (a carried path replaces what the machine holds);
 # carry single files instead (carry/cuda_cccl-*.whl, .whl).
 #
-#   bash scripts/device_build.sh          (in a device call; logs in $OUT/build-summary.txt)
+#   bash scripts/device_build.sh              (in a device call; logs in $OUT/build-summary.txt)
+#   bash scripts/device_build.sh gpu_tests    (those targets only, nothing laid out: a first call that also
+#                                             runs some tests; the next call's whole build is incremental)
 set -u
 root=$PWD
 out=${OUT:-/tmp/out}
@@ -19,9 +21,10 @@ note() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$S"; }
 build=${PARASCAN_DEVICE_BUILD:-build-dev}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > /tmp/logs/device_configure.log 2>&1 \
   || { note "configure failed"; tail -30 /tmp/logs/device_configure.log | tee -a "$S"; exit 1; }
-nice cmake --build "$build" -j "$(nproc)" > /tmp/logs/device_build.log 2>&1; rc=$?
-note "build rc=$rc"
+nice cmake --build "$build" -j "$(nproc)" ${1:+--target "$@"} > /tmp/logs/device_build.log 2>&1; rc=$?
+note "build ${*:-all} rc=$rc"
 [ $rc -eq 0 ] || { grep -E "error|FAILED" /tmp/logs/device_build.log | head -30 | tee -a "$S"; exit 1; }
+[ $# -eq 0 ] || exit 0
 rm -rf carry/bin carry/prefix
 mkdir -p carry/bin
 cmake --install "$build" --prefix "$root/carry/prefix" > /tmp/logs/device_install.log 2>&1 || { note "install failed"; exit 1; }
