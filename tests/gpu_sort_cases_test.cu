@@ -154,8 +154,8 @@ TEST_F(sort_test, tiles_whose_keys_share_a_digit) {
 
 TEST_F(sort_test, first_pass_of_keys_alone_ranks_unstably) {
   // Keys alone on all their bits: the first pass ranks by its atomics, in no set order within a digit
-  // (onesweep/pass.cuh, `Unstable`), unless a warp finds its first row crowded (more than 8 lanes share
-  // their digit with the right-hand lane's key) or float keys hold a −0.0. The low
+  // (onesweep/pass.cuh, `Unstable`), unless a warp finds its first row crowded (more than 8 of its keys
+  // share one digit) or float keys hold a −0.0. The low
   // byte takes the 16 values 240–255, so the digits are not crowded and digit 255 is common: the last,
   // partial tile's real keys of digit 255 meet no padding (which the stable pass ranks as digit 255);
   // sizes put 1, 7 or most of a tile (8192 u32 / f32, 5120 u64, 5888 u16 keys) in the last one. Low
