@@ -133,14 +133,23 @@ __device__ __forceinline__ Codec integer_codec(const Codec& c) {
 /// A later pass takes the Unstable kernel where the keys sharing their bits under its digit number at
 /// least this many on average (n / 2^shift): pass 1 from 2^20 keys, pass 2 from 2^28 (a warp of the
 /// u32 keys' tile holds 1024 keys; performance.md entry 74).
-constexpr std::int64_t unstable_group_keys = 4096;
+/// PARASCAN_ONESWEEP_UNSTABLE_GROUP_KEYS overrides it for an A/B build (scripts/ab_build.sh; 1 << 40:
+/// only pass 0 ranks unstably).
+#ifndef PARASCAN_ONESWEEP_UNSTABLE_GROUP_KEYS
+#define PARASCAN_ONESWEEP_UNSTABLE_GROUP_KEYS 4096
+#endif
+constexpr std::int64_t unstable_group_keys = PARASCAN_ONESWEEP_UNSTABLE_GROUP_KEYS;
 /// A warp whose first row holds more keys of one digit than this ranks stably: the lanes' atomics on
 /// that count's address would queue one behind another. Uniform digits put at most 3–4 lanes on one
 /// digit; a low byte of 16 values ~5–6 (the unstable ranking gains), of 4 values ~11 (break-even), of 2
 /// ~19 and runs of equal keys 32 (it loses; performance.md entries 71 and 76). Keys whose bits are each
 /// set with probability 1/8 put ~13 on digit 0: with entry 75's test (lanes alike with their right-hand
 /// lane, ~4 of 31 for them) every pass of theirs ranked unstably and took 10% longer (H100, entry 76).
-constexpr int crowded_warp_lanes = 8;
+/// PARASCAN_ONESWEEP_CROWDED_WARP_LANES overrides it for an A/B build (32: no warp counts as crowded).
+#ifndef PARASCAN_ONESWEEP_CROWDED_WARP_LANES
+#define PARASCAN_ONESWEEP_CROWDED_WARP_LANES 8
+#endif
+constexpr int crowded_warp_lanes = PARASCAN_ONESWEEP_CROWDED_WARP_LANES;
 
 /// A warp's value of lane `src`, for items of 1, 2, 4 or 8 bytes.
 template <class U>
