@@ -1,5 +1,6 @@
 // Warp-level building blocks: shuffles of any trivially copyable type, an inclusive warp scan, an
-// order-preserving warp reduction (for look-back, where lane 0 is the newest element), and warp sums.
+// order-preserving warp reduction (for look-back, where lane 0 is the newest element), warp sums and
+// the warp maximum.
 #pragma once
 #include <cstring>
 #include <type_traits>
@@ -63,6 +64,26 @@ __device__ __forceinline__ T warp_sum(T v) {
   for (int offset = warp_threads / 2; offset > 0; offset >>= 1)
     v = v + shuffle_words(v, [offset](unsigned w) { return __shfl_xor_sync(full_mask, w, offset); });
   return v;
+}
+
+/// The largest of the 32 lanes' values, in every lane, by a butterfly of 5 shuffles (any GPU).
+__device__ __forceinline__ unsigned warp_max_by_shuffles(unsigned v) {
+#pragma unroll
+  for (int offset = warp_threads / 2; offset > 0; offset >>= 1) {
+    const unsigned o = __shfl_xor_sync(full_mask, v, offset);
+    v = o > v ? o : v;
+  }
+  return v;
+}
+
+/// The same by one redux.sync on sm_80 and later; sm_75 (the oldest GPU CUDA 13 builds for) has no
+/// __reduce_max_sync and takes the shuffles.
+__device__ __forceinline__ unsigned warp_max(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(full_mask, v);
+#else
+  return warp_max_by_shuffles(v);
+#endif
 }
 
 template <class T>

@@ -55,6 +55,7 @@
 #include "parascan/device/onesweep/histogram.cuh"
 #include "parascan/device/onesweep/pass_io.cuh"
 #include "parascan/warp/warp_match.cuh"
+#include "parascan/warp/warp_shuffle.cuh"
 
 namespace parascan::device::onesweep {
 
@@ -165,7 +166,7 @@ __device__ __forceinline__ U shfl_item(U v, int src) {
 template <int Items, class U, class Digit>
 __device__ __forceinline__ bool warp_ranks_unstably(const U (&key)[Items], const Digit& digit, U below) {
   const unsigned peers = __match_any_sync(0xffffffffu, digit(key[0]));
-  const unsigned most = __reduce_max_sync(0xffffffffu, static_cast<unsigned>(__popc(peers)));
+  const unsigned most = warp::warp_max(static_cast<unsigned>(__popc(peers)));
   const U first = shfl_item(key[0], 0), last = shfl_item(key[Items - 1], 31);
   return most <= static_cast<unsigned>(crowded_warp_lanes) && ((first ^ last) & below) == 0;
 }
