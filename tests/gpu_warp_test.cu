@@ -1,7 +1,8 @@
 // GPU tests of warp-level collectives that the device kernels build on, against the CPU: the warp
 // maximum in both its forms (warp::warp_max, one redux.sync on sm_80 and later, and
 // warp::warp_max_by_shuffles, the butterfly that sm_75 builds take: run here on whatever GPU is present,
-// so the older GPUs' path is tested on this one), the warp sum and the inclusive warp scan.
+// so the older GPUs' path is tested on this one), the warp sum, the inclusive warp scan, and the
+// peers of an 8-bit label by both match methods (the sort's ranking: ballots, and __match_any_sync).
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cstdint>
@@ -11,13 +12,14 @@
 #include "gpu_test.hpp"
 #include "parascan/buffer.hpp"
 #include "parascan/ops.hpp"
+#include "parascan/warp/warp_match.cuh"
 #include "parascan/warp/warp_shuffle.cuh"
 
 namespace {
 using namespace parascan;
 using parascan::test::gpu_test;
 
-enum class warp_op { max_redux, max_shuffles, sum, inclusive_sum };
+enum class warp_op { max_redux, max_shuffles, sum, inclusive_sum, peers_ballots, peers_match_any, lanes_le };
 
 /// Each warp w of the launch reads in[32w + lane] and writes its lane's result to out[32w + lane].
 __global__ void warp_op_kernel(const unsigned* in, unsigned* out, warp_op op) {
@@ -29,6 +31,9 @@ __global__ void warp_op_kernel(const unsigned* in, unsigned* out, warp_op op) {
     case warp_op::max_shuffles: r = warp::warp_max_by_shuffles(v); break;
     case warp_op::sum: r = warp::warp_sum(v); break;
     case warp_op::inclusive_sum: r = warp::inclusive_scan(v, sum{}, lane); break;
+    case warp_op::peers_ballots: r = warp::match_label<8, warp::match_method::ballots>(v & 0xffu); break;
+    case warp_op::peers_match_any: r = warp::match_label<8, warp::match_method::match_any>(v & 0xffu); break;
+    case warp_op::lanes_le: r = warp::lanemask_le(); break;
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = r;
 }
@@ -95,6 +100,23 @@ TEST_F(warp_test, warp_sum_and_inclusive_scan_match_the_cpu_modulo_2_32) {
       ASSERT_EQ(prefix[32 * w + l], run_sum) << "warp " << w << " lane " << l;
       ASSERT_EQ(total[32 * w + l], want_total) << "warp " << w << " lane " << l;
     }
+  }
+}
+
+TEST_F(warp_test, peers_of_an_8_bit_label_by_ballots_and_by_match_any_are_the_lanes_of_equal_labels) {
+  const std::vector<unsigned> in = warp_inputs(4 * 60);
+  const std::vector<unsigned> le = run(in, warp_op::lanes_le);
+  for (std::size_t i = 0; i < in.size(); ++i) ASSERT_EQ(le[i], (2ull << (i % 32)) - 1) << "lanemask_le, lane " << i % 32;
+  for (const warp_op op : {warp_op::peers_ballots, warp_op::peers_match_any}) {
+    SCOPED_TRACE(op == warp_op::peers_ballots ? "ballots" : "match_any");
+    const std::vector<unsigned> got = run(in, op);
+    for (std::size_t w = 0; w < in.size() / 32; ++w)
+      for (std::size_t l = 0; l < 32; ++l) {
+        unsigned want = 0;
+        for (std::size_t o = 0; o < 32; ++o)
+          if ((in[32 * w + o] & 0xffu) == (in[32 * w + l] & 0xffu)) want |= 1u << o;
+        ASSERT_EQ(got[32 * w + l], want) << "warp " << w << " lane " << l;
+      }
   }
 }
 
