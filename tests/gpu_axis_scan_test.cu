@@ -12,11 +12,13 @@
 #include "gpu_test.hpp"
 #include "parascan/axis_scan.hpp"
 #include "parascan/buffer.hpp"
-#include "parascan/device/device_axis_scan.cuh"
 #include "parascan/error.hpp"
+#include "scan_affine.hpp"  // affine maps: a non-commutative operator (gpu_scan_affine.cu instantiates its scans)
 
 namespace {
 using namespace parascan;
+using parascan::test::affine;
+using parascan::test::compose;
 using parascan::test::gpu_test;
 
 enum class kind { inclusive, inclusive_init, exclusive };
@@ -205,17 +207,6 @@ TEST_F(axis_scan_test, in_place) {
     check_axis<std::int32_t, std::int32_t>(s, sum{}, kind::exclusive, 4, 22, true);
   }
 }
-
-/// Affine maps x -> a·x + b composed in order (mod 2^32): associative, not commutative, so a result
-/// is right only if the operands are combined in the axis's order.
-struct affine {
-  std::uint32_t a, b;
-  affine() = default;
-  PARASCAN_HD affine(std::uint32_t a_, std::uint32_t b_) : a(a_), b(b_) {}
-};
-struct compose {
-  PARASCAN_HD affine operator()(const affine& f, const affine& g) const { return {f.a * g.a, f.b * g.a + g.b}; }
-};
 
 TEST_F(axis_scan_test, operands_are_combined_in_the_axis_order) {
   for (const axis_shape& s : shapes()) {

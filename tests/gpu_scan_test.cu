@@ -7,32 +7,17 @@
 #include <string>
 #include <vector>
 #include "gpu_test.hpp"
-#include "parascan/device/device_scan.cuh"
-#include "parascan/validation/cub_scan.cuh"
+#include "parascan/scan.hpp"  // declarations only: the library's scans and gpu_scan_affine.cu's are linked
 #include "parascan/validation/device_check.hpp"
 #include "parascan/validation/inputs.hpp"
+#include "scan_affine.hpp"
 
 namespace {
 using namespace parascan;
+using parascan::test::affine;
+using parascan::test::compose;
 using parascan::test::gpu_test;
 using parascan::test::small_sizes_only;
-
-/// A non-commutative, associative operator: composition of affine maps x -> a·x + b (mod 2^32).
-/// (f ∘ then g)(x) = g.a·(f.a·x + f.b) + g.b.
-struct affine {
-  std::uint32_t a, b;
-};
-struct compose {
-  __host__ __device__ affine operator()(const affine& f, const affine& g) const {
-    return {g.a * f.a, g.a * f.b + g.b};
-  }
-};
-}  // namespace
-
-PARASCAN_INSTANTIATE_SCAN(affine, affine, compose)
-PARASCAN_INSTANTIATE_CUB_SCAN(affine, affine, compose)
-
-namespace {
 
 template <class In, class Out, class Op>
 struct scan_case {
