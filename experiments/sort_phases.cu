@@ -6,7 +6,7 @@
 // The sort's time less the sum of its kernels is what its memsets and the gaps between launches cost.
 //   sort_phases [log2 n ...]   (default 24 28); exit 1 if the output differs from CUB's
 // FEW=1: keys of 4 distinct values a digit (key & 0x03030303) instead of uniform ones. SORTED=1: the
-// uniform keys already sorted (issue 34: sorted keys took ~11% longer than uniform ones, CUB's 3% less,
+// keys (uniform, or FEW's) sorted first (issue 34: sorted keys took ~11% longer than uniform ones, CUB's 3% less,
 // performance.md entry 76; under ncu the kernels of the two say which of them pays). U64=1: u64 keys
 // (uniform; the loss at 2^24 since stop 52, performance.md "On the H200": A/B it with stop 51's headers).
 #include <cstdint>
@@ -48,8 +48,9 @@ bool run(int lg, bool few, bool sorted) {
   std::vector<K> a(n), b(n);
   CK(cudaMemcpy(a.data(), out, n * bytes, cudaMemcpyDeviceToHost));
   CK(cudaMemcpy(b.data(), cub_out, n * bytes, cudaMemcpyDeviceToHost));
+  const char* input = few ? (sorted ? "few distinct, sorted" : "few distinct") : sorted ? "sorted" : "uniform";
   std::printf("2^%d u%d %s: parascan %.4f ms, CUB int %.4f int64 %.4f ms (faster / ours %.3f), cudaMemcpy %.4f ms, "
-              "temp %zu bytes; %s\n", lg, bytes * 8, few ? "few distinct" : sorted ? "sorted" : "uniform", ours, cub32, cub64,
+              "temp %zu bytes; %s\n", lg, bytes * 8, input, ours, cub32, cub64,
               std::min(cub32, cub64) / ours, copy, tb, a == b ? "ok" : "MISMATCH");
   CK(cudaFree(in));
   CK(cudaFree(out));
