@@ -1,6 +1,6 @@
 // The scan tests' non-commutative operator: affine maps x -> a·x + b (mod 2^32) composed in order,
-// (f then g)(x) = g.a·(f.a·x + f.b) + g.b. Shared by gpu_scan_test.cu and gpu_scan_affine.cu, which
-// instantiates the scans for it.
+// (f then g)(x) = g.a·(f.a·x + f.b) + g.b. Shared by gpu_scan_test.cu, gpu_axis_scan_test.cu and
+// gpu_scan_affine.cu, which instantiates their scans for it.
 #pragma once
 #include <cstdint>
 
